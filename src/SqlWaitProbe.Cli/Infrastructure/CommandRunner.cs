@@ -1,0 +1,68 @@
+using System.CommandLine;
+using Serilog;
+using Serilog.Events;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Cli.Infrastructure;
+
+/// <summary>
+/// Runs a command body with the probe's conventions: Serilog set up (console at warning, or debug with
+/// -v; a log file when the command writes a folder), errors turned into one line and an exit code.
+/// </summary>
+public static class CommandRunner
+{
+    /// <summary>Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.</summary>
+    public static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null)
+    {
+        ConfigureLogging(parse.GetValue(GlobalOptions.Verbose), logFolder);
+        try
+        {
+            return await body(cancellationToken);
+        }
+        catch (BadInputException e)
+        {
+            await Console.Error.WriteLineAsync("probe: " + e.OneLine);
+            Log.Debug(e, "bad input");
+            return (int)ExitCode.BadInput;
+        }
+        catch (EnvironmentProblemException e)
+        {
+            await Console.Error.WriteLineAsync("probe: " + e.OneLine);
+            Log.Debug(e, "environment problem");
+            return (int)ExitCode.Failure;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            await Console.Error.WriteLineAsync("probe: interrupted.");
+            return (int)ExitCode.Interrupted;
+        }
+        catch (Exception e)
+        {
+            await Console.Error.WriteLineAsync($"probe: unexpected error: {e.GetType().Name}: {e.Message.Split('\n')[0]} (details in the log; rerun with -v)");
+            Log.Error(e, "unexpected error");
+            return (int)ExitCode.Failure;
+        }
+        finally
+        {
+            await Log.CloseAndFlushAsync();
+        }
+    }
+
+    /// <summary>Sets up the global Serilog logger.</summary>
+    public static void ConfigureLogging(bool verbose, string? logFolder)
+    {
+        var config = new LoggerConfiguration()
+            .MinimumLevel.Debug()
+            .WriteTo.Console(
+                restrictedToMinimumLevel: verbose ? LogEventLevel.Debug : LogEventLevel.Warning,
+                standardErrorFromLevel: LogEventLevel.Verbose,
+                outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}");
+        if (logFolder is not null)
+        {
+            Directory.CreateDirectory(logFolder);
+            config = config.WriteTo.File(Path.Combine(logFolder, "probe.log"), outputTemplate: "{Timestamp:yyyy-MM-ddTHH:mm:ss.fffZ} {Level:u3} {Message:lj}{NewLine}{Exception}");
+        }
+
+        Log.Logger = config.CreateLogger();
+    }
+}

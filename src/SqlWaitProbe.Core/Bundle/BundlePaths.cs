@@ -1,0 +1,50 @@
+namespace SqlWaitProbe.Core.Bundle;
+
+/// <summary>Well-known file names inside a bundle (docs/bundle-format.md). Paths use forward slashes.</summary>
+public static class BundlePaths
+{
+    /// <summary>The manifest at the bundle root.</summary>
+    public const string Manifest = "manifest.json";
+    /// <summary>The capture log at the bundle root.</summary>
+    public const string Log = "capture.log";
+    /// <summary>The workload's SQL as run (setup and query), at the bundle root.</summary>
+    public const string WorkloadSql = "workload.sql";
+    /// <summary>The folder analysis writes into by default.</summary>
+    public const string ReportFolder = "report";
+
+    /// <summary>The folder of one phase.</summary>
+    public static string Phase(string phase) => "phases/" + phase;
+
+    /// <summary>Per-execution timings: <c>session,start_ms,end_ms,rows,error</c>.</summary>
+    public static string Executions(string phase) => Phase(phase) + "/executions.csv";
+
+    /// <summary>Per-session accounting: <c>session,backend_pid,db_session_id,cpu_ms,run_queue_ms</c>.</summary>
+    public static string Sessions(string phase) => Phase(phase) + "/sessions.csv";
+
+    /// <summary>Wait totals: <c>scope,wait_type,category,wait_ms,signal_ms,waiting_tasks</c>.</summary>
+    public static string Waits(string phase) => Phase(phase) + "/waits.csv";
+
+    /// <summary>Per-second series, long form: <c>utc,series,value</c>.</summary>
+    public static string Series(string phase) => Phase(phase) + "/series.csv";
+
+    /// <summary>Raw <c>perf script</c> text, gzip.</summary>
+    public static string PerfScript(string phase) => Phase(phase) + "/cpu/perf.script.gz";
+
+    /// <summary>Normalised stacks of every process, bundle folded form (process first, <c>module!symbol</c> frames).</summary>
+    public static string Stacks(string phase) => Phase(phase) + "/cpu/stacks.folded";
+
+    /// <summary>Leaf-module weight per second: <c>second,process,module,kernel,weight</c>.</summary>
+    public static string StackTimeline(string phase) => Phase(phase) + "/cpu/timeline.csv";
+
+    /// <summary>Sampling facts: <c>{ "source", "sampleHz", "samples", "lostSamples", "durationSeconds", "logicalCpus" }</c>.</summary>
+    public static string StackInfo(string phase) => Phase(phase) + "/cpu/sampling.json";
+
+    /// <summary>Server-side counter deltas (SQL Server DMVs): one CSV per DMV under this folder.</summary>
+    public static string Dmv(string phase) => Phase(phase) + "/dmv";
+
+    /// <summary>Extended-event outputs under this folder.</summary>
+    public static string Xe(string phase) => Phase(phase) + "/xe";
+
+    /// <summary>Observer-effect measurement: <c>{ "instrumentedPerSecond", "uninstrumentedPerSecond", "ratio" }</c>.</summary>
+    public static string Overhead(string phase) => Phase(phase) + "/overhead.json";
+}

@@ -1,0 +1,21 @@
+namespace SqlWaitProbe.Core.Errors;
+
+/// <summary>
+/// Something outside the user's input failed or is missing (a server, a tool, a permission).
+/// Reported as one line saying what to do, with exit code 1.
+/// </summary>
+public sealed class EnvironmentProblemException : Exception
+{
+    /// <summary>Creates the error; <paramref name="remedy"/> says what the user can do about it.</summary>
+    public EnvironmentProblemException(string message, string? remedy = null, Exception? inner = null)
+        : base(message, inner)
+    {
+        Remedy = remedy;
+    }
+
+    /// <summary>What to do about it, if known.</summary>
+    public string? Remedy { get; }
+
+    /// <summary>The one-line form shown to the user.</summary>
+    public string OneLine => Remedy is null ? Message : $"{Message} {Remedy}";
+}

@@ -1,0 +1,28 @@
+namespace SqlWaitProbe.Core.Stacks;
+
+/// <summary>Interns frames so each distinct frame is stored once and named by a small integer.</summary>
+public sealed class FrameTable
+{
+    private readonly Dictionary<Frame, int> _ids = new();
+    private readonly List<Frame> _frames = new();
+
+    /// <summary>Number of distinct frames.</summary>
+    public int Count => _frames.Count;
+
+    /// <summary>The frame with the given id.</summary>
+    public Frame this[int id] => _frames[id];
+
+    /// <summary>Returns the id of <paramref name="frame"/>, adding it when new.</summary>
+    public int Intern(Frame frame)
+    {
+        if (_ids.TryGetValue(frame, out var id))
+        {
+            return id;
+        }
+
+        id = _frames.Count;
+        _frames.Add(frame);
+        _ids.Add(frame, id);
+        return id;
+    }
+}

@@ -1,0 +1,57 @@
+namespace SqlWaitProbe.Core.Stacks;
+
+/// <summary>
+/// Aggregated CPU samples: weight per (process, stack), with frames and stacks interned.
+/// This is what analysis works on; memory is bounded by distinct stacks.
+/// </summary>
+public sealed class StackProfile
+{
+    private readonly Dictionary<(string Process, int Stack), long> _weights = new();
+
+    /// <summary>The interned frames.</summary>
+    public FrameTable Frames { get; } = new();
+
+    /// <summary>The interned stacks.</summary>
+    public StackTable Stacks { get; } = new();
+
+    /// <summary>Sum of all weights.</summary>
+    public long TotalWeight { get; private set; }
+
+    /// <summary>Adds <paramref name="weight"/> to the stack of <paramref name="process"/>.</summary>
+    public void Add(string process, int stackId, long weight)
+    {
+        var key = (process, stackId);
+        _weights[key] = _weights.TryGetValue(key, out var w) ? w + weight : weight;
+        TotalWeight += weight;
+    }
+
+    /// <summary>Interns root-first frames and adds the weight.</summary>
+    public void Add(string process, IReadOnlyList<Frame> framesRootFirst, long weight)
+    {
+        var stack = StackTable.Empty;
+        foreach (var frame in framesRootFirst)
+        {
+            stack = Stacks.Push(stack, Frames.Intern(frame));
+        }
+
+        Add(process, stack, weight);
+    }
+
+    /// <summary>Every (process, stack, weight) entry, in no particular order.</summary>
+    public IEnumerable<(string Process, int StackId, long Weight)> Entries
+    {
+        get
+        {
+            foreach (var ((process, stack), weight) in _weights)
+            {
+                yield return (process, stack, weight);
+            }
+        }
+    }
+
+    /// <summary>Distinct process names.</summary>
+    public IReadOnlyCollection<string> Processes => _weights.Keys.Select(k => k.Process).Distinct(StringComparer.Ordinal).ToArray();
+
+    /// <summary>Root-first frames of a stack.</summary>
+    public IEnumerable<Frame> FramesOf(int stackId) => Stacks.FramesRootFirst(stackId).Select(id => Frames[id]);
+}
