@@ -1,0 +1,74 @@
+using System.Reflection;
+
+namespace SqlWaitProbe.Architecture.Tests;
+
+/// <summary>
+/// Enforces the dependency direction: the core, analysis and reporting build and test with no database
+/// driver, OS tracing API or console library, and nothing depends on the command-line tool.
+/// </summary>
+public class DependencyDirectionTests
+{
+    private static readonly string[] EdgeLibraries =
+    [
+        "Npgsql", "Microsoft.Data.SqlClient", "Microsoft.Diagnostics.Tracing.TraceEvent", "Microsoft.Diagnostics.FastSerialization",
+        "Spectre.Console", "System.CommandLine", "Serilog",
+    ];
+
+    public static TheoryData<string, string[]> AllowedProjectReferences => new()
+    {
+        { "SqlWaitProbe.Core", [] },
+        { "SqlWaitProbe.Analysis", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Workload", ["SqlWaitProbe.Core"] },
+    };
+
+    [Theory]
+    [MemberData(nameof(AllowedProjectReferences))]
+    public void Project_references_only_inner_layers(string assemblyName, string[] allowed)
+    {
+        var references = ReferencedProbeAssemblies(assemblyName);
+        var forbidden = references.Except(allowed).ToArray();
+        Assert.True(forbidden.Length == 0, $"{assemblyName} must not reference {string.Join(", ", forbidden)}");
+    }
+
+    [Theory]
+    [InlineData("SqlWaitProbe.Core")]
+    [InlineData("SqlWaitProbe.Analysis")]
+    [InlineData("SqlWaitProbe.Reporting")]
+    public void Inner_layers_use_no_driver_tracing_or_console_library(string assemblyName)
+    {
+        var references = Load(assemblyName).GetReferencedAssemblies().Select(a => a.Name!).ToArray();
+        var forbidden = references.Where(r => EdgeLibraries.Any(e => r.StartsWith(e, StringComparison.Ordinal))).ToArray();
+        Assert.True(forbidden.Length == 0, $"{assemblyName} must not reference {string.Join(", ", forbidden)}");
+    }
+
+    [Fact]
+    public void Command_line_tool_is_the_composition_root()
+    {
+        var probeAssemblies = new[]
+        {
+            "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
+            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload",
+        };
+        foreach (var name in probeAssemblies)
+        {
+            Assert.DoesNotContain("probe", Load(name).GetReferencedAssemblies().Select(a => a.Name));
+        }
+
+        var cli = Load("probe").GetReferencedAssemblies().Select(a => a.Name!).ToHashSet();
+        Assert.Contains("SqlWaitProbe.Postgres", cli);
+        Assert.Contains("SqlWaitProbe.Reporting", cli);
+    }
+
+    private static string[] ReferencedProbeAssemblies(string assemblyName) =>
+        Load(assemblyName).GetReferencedAssemblies()
+            .Select(a => a.Name!)
+            .Where(n => n.StartsWith("SqlWaitProbe.", StringComparison.Ordinal) || n == "probe")
+            .ToArray();
+
+    private static Assembly Load(string name) => Assembly.Load(new AssemblyName(name));
+}

@@ -1,0 +1,63 @@
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Stacks;
+
+namespace SqlWaitProbe.Core.Tests.Stacks;
+
+public class FoldedStackFormatTests
+{
+    [Fact]
+    public void Bundle_form_round_trips_modules_kinds_and_weights()
+    {
+        const string text = "postgres;postgres!main;libcrypto.so.3!EVP_Digest;[kernel.kallsyms]!asm_exc_page_fault_[k] 12\n"
+            + "java;perf-12.map!Interpreter_[j] 3\n";
+        var profile = new StackProfile();
+        FoldedStackFormat.ReadInto(new StringReader(text), "in.folded", profile, firstFrameIsProcess: true);
+
+        Assert.Equal(15, profile.TotalWeight);
+        var (process, stack, weight) = profile.Entries.Single(e => e.Process == "postgres");
+        Assert.Equal(12, weight);
+        var frames = profile.FramesOf(stack).ToArray();
+        Assert.Equal(new Frame("libcrypto.so.3", "EVP_Digest", FrameKind.User), frames[1]);
+        Assert.Equal(FrameKind.Kernel, frames[2].Kind);
+        Assert.Equal("[kernel.kallsyms]", frames[2].Module);
+
+        var written = new StringWriter();
+        FoldedStackFormat.Write(profile, written);
+        Assert.Equal(text.Split('\n').Where(l => l.Length > 0).OrderBy(l => l), written.ToString().Split('\n').Where(l => l.Length > 0).OrderBy(l => l));
+    }
+
+    [Fact]
+    public void Identical_stacks_merge_and_are_interned_once()
+    {
+        var profile = new StackProfile();
+        var text = string.Concat(Enumerable.Repeat("p;a;b;c 1\np;a;b;d 2\n", 10_000));
+        FoldedStackFormat.ReadInto(new StringReader(text), "in.folded", profile, firstFrameIsProcess: true);
+
+        Assert.Equal(30_000, profile.TotalWeight);
+        Assert.Equal(2, profile.Entries.Count());
+        Assert.Equal(4, profile.Frames.Count);
+        Assert.Equal(5, profile.Stacks.Count);
+    }
+
+    [Theory]
+    [InlineData("a;b;c", "has no count")]
+    [InlineData("a;b;c x12", "not a whole number")]
+    [InlineData("a;b;c ", "has no count")]
+    public void Malformed_lines_name_file_and_line(string line, string expected)
+    {
+        var e = Assert.Throws<BadInputException>(() =>
+            FoldedStackFormat.ReadInto(new StringReader("ok;frame 1\n" + line + "\n"), "stacks.txt", new StackProfile(), false));
+        Assert.Equal("stacks.txt", e.File);
+        Assert.Equal(2, e.Line);
+        Assert.Contains(expected, e.Message);
+        Assert.StartsWith("stacks.txt:2: ", e.OneLine);
+    }
+
+    [Fact]
+    public void Fractional_counts_of_differential_files_are_accepted()
+    {
+        var profile = new StackProfile();
+        FoldedStackFormat.ReadInto(new StringReader("a;b 2.6\n"), "f", profile, false);
+        Assert.Equal(3, profile.TotalWeight);
+    }
+}
