@@ -158,52 +158,50 @@ public sealed class CaptureBundle : IDisposable
 
     private static void ExtractSafely(string zipPath, string destination)
     {
-        ZipArchive archive;
         try
         {
-            archive = ZipFile.OpenRead(zipPath);
+            using var archive = ZipFile.OpenRead(zipPath);
+            ExtractEntries(archive, destination, zipPath);
         }
         catch (InvalidDataException)
         {
-            throw new BadInputException("not a zip archive or the archive is truncated", zipPath);
+            throw new BadInputException("not a zip archive, or the archive is corrupt or truncated", zipPath);
         }
+    }
 
-        using (archive)
+    private static void ExtractEntries(ZipArchive archive, string destination, string zipPath)
+    {
+        var root = Path.GetFullPath(destination) + Path.DirectorySeparatorChar;
+        long total = 0;
+        foreach (var entry in archive.Entries)
         {
-            var root = Path.GetFullPath(destination) + Path.DirectorySeparatorChar;
-            long total = 0;
-            foreach (var entry in archive.Entries)
+            if (entry.FullName.Length is 0 or > 1024 || entry.FullName.Any(char.IsControl) || entry.FullName.Split('/', '\\').Any(p => p.Length > 255))
             {
-                var target = Path.GetFullPath(Path.Combine(root, entry.FullName));
-                if (!target.StartsWith(root, StringComparison.Ordinal))
-                {
-                    throw new BadInputException($"archive entry '{entry.FullName}' points outside the bundle; refusing to extract", zipPath);
-                }
-
-                total += entry.Length;
-                if (entry.Length < 0 || total > MaxExpandedBytes)
-                {
-                    throw new BadInputException($"archive expands to more than {MaxExpandedBytes >> 30} GiB; refusing to extract", zipPath);
-                }
-
-                if (entry.FullName.EndsWith('/'))
-                {
-                    Directory.CreateDirectory(target);
-                    continue;
-                }
-
-                Directory.CreateDirectory(Path.GetDirectoryName(target)!);
-                try
-                {
-                    using var input = entry.Open();
-                    using var output = File.Create(target);
-                    CopyCapped(input, output, entry.Length, entry.FullName, zipPath);
-                }
-                catch (InvalidDataException)
-                {
-                    throw new BadInputException($"archive entry '{entry.FullName}' is corrupt or truncated", zipPath);
-                }
+                throw new BadInputException("archive holds an entry whose name is not a valid file name", zipPath);
             }
+
+            var target = Path.GetFullPath(Path.Combine(root, entry.FullName));
+            if (!target.StartsWith(root, StringComparison.Ordinal))
+            {
+                throw new BadInputException($"archive entry '{entry.FullName}' points outside the bundle; refusing to extract", zipPath);
+            }
+
+            total += entry.Length;
+            if (entry.Length < 0 || total > MaxExpandedBytes)
+            {
+                throw new BadInputException($"archive expands to more than {MaxExpandedBytes >> 30} GiB; refusing to extract", zipPath);
+            }
+
+            if (entry.FullName.EndsWith('/'))
+            {
+                Directory.CreateDirectory(target);
+                continue;
+            }
+
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            using var input = entry.Open();
+            using var output = File.Create(target);
+            CopyCapped(input, output, entry.Length, entry.FullName, zipPath);
         }
     }
 

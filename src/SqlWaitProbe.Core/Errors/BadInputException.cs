@@ -20,5 +20,8 @@ public sealed class BadInputException : Exception
     public long? Line { get; }
 
     /// <summary>The one-line form shown to the user: <c>file:line: message</c>.</summary>
-    public string OneLine => File is null ? Message : Line is null ? $"{File}: {Message}" : $"{File}:{Line}: {Message}";
+    public string OneLine => Flatten(File is null ? Message : Line is null ? $"{File}: {Message}" : $"{File}:{Line}: {Message}");
+
+    /// <summary>Replaces line breaks and other control characters so the error stays on one line.</summary>
+    public static string Flatten(string text) => string.Concat(text.Select(c => char.IsControl(c) ? ' ' : c)).Trim();
 }

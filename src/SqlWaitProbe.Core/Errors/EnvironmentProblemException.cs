@@ -17,5 +17,5 @@ public sealed class EnvironmentProblemException : Exception
     public string? Remedy { get; }
 
     /// <summary>The one-line form shown to the user.</summary>
-    public string OneLine => Remedy is null ? Message : $"{Message} {Remedy}";
+    public string OneLine => BadInputException.Flatten(Remedy is null ? Message : $"{Message} {Remedy}");
 }
