@@ -27,19 +27,22 @@ public sealed record SymbolOptions(string SymbolPath, string CacheFolder, bool O
 
         if (!string.IsNullOrWhiteSpace(symbolsOption))
         {
-            return new SymbolOptions(symbolsOption.Trim(), cache, offline, "--symbols");
+            return new SymbolOptions(WithCache(symbolsOption.Trim(), cache), cache, offline, "--symbols");
         }
 
         var fromEnvironment = environment(EnvironmentVariable);
         if (!string.IsNullOrWhiteSpace(fromEnvironment))
         {
-            return new SymbolOptions(fromEnvironment.Trim(), cache, offline, EnvironmentVariable);
+            return new SymbolOptions(WithCache(fromEnvironment.Trim(), cache), cache, offline, EnvironmentVariable);
         }
 
-        // SRV*cache*server: downloads land in the cache and later runs (or --offline) find them there.
-        var path = new Microsoft.Diagnostics.Symbols.SymbolPath(Microsoft.Diagnostics.Symbols.SymbolPath.MicrosoftSymbolServerPath).InsureHasCache(cache).ToString();
-        return new SymbolOptions(path, cache, offline, "default");
+        // SRV*cache*server: downloads land in the cache, where later runs (and --offline) find them.
+        return new SymbolOptions(WithCache(Microsoft.Diagnostics.Symbols.SymbolPath.MicrosoftSymbolServerPath, cache), cache, offline, "default");
     }
+
+    // Symbol-server elements without a cache of their own download into ours; local folders and explicit caches stay as given.
+    private static string WithCache(string path, string cache) =>
+        new Microsoft.Diagnostics.Symbols.SymbolPath(path).InsureHasCache(cache).ToString();
 
     /// <summary>The reader options: cache only when offline, else download as needed.</summary>
     public SymbolReaderOptions ReaderOptions => Offline ? SymbolReaderOptions.CacheOnly : SymbolReaderOptions.None;
