@@ -8,7 +8,7 @@ namespace SqlWaitProbe.Windows.Etw;
 /// </summary>
 public static class EtwStackMapper
 {
-    /// <summary>The symbol of a frame in no known image.</summary>
+    /// <summary>The symbol of a frame in no known image, and its module in <c>cpu/timeline.csv</c>.</summary>
     public const string UnknownSymbol = "[unknown]";
 
     /// <summary>
@@ -69,7 +69,7 @@ public static class EtwStackMapper
 
             var leaf = rootFirst.Count > 0 ? rootFirst[^1] : new Frame(string.Empty, UnknownSymbol, FrameKind.User);
             var second = (int)Math.Max(0, Math.Floor((sample.RelativeMSec + offsetMSec) / 1000.0));
-            var tkey = (second, sample.Process, leaf.Module, leaf.IsKernel);
+            var tkey = (second, sample.Process, leaf.Module.Length > 0 ? leaf.Module : UnknownSymbol, leaf.IsKernel);
             timeline[tkey] = timeline.GetValueOrDefault(tkey) + 1;
         }
 
