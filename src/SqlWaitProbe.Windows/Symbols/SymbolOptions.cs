@@ -42,7 +42,7 @@ public sealed record SymbolOptions(string SymbolPath, string CacheFolder, bool O
 
     // Symbol-server elements without a cache of their own download into ours; local folders and explicit caches stay as given.
     private static string WithCache(string path, string cache) =>
-        new Microsoft.Diagnostics.Symbols.SymbolPath(path).InsureHasCache(cache).ToString();
+        new Microsoft.Diagnostics.Symbols.SymbolPath(path).InsureHasCache(cache).ToString().Trim(';');
 
     /// <summary>The reader options: cache only when offline, else download as needed.</summary>
     public SymbolReaderOptions ReaderOptions => Offline ? SymbolReaderOptions.CacheOnly : SymbolReaderOptions.None;
