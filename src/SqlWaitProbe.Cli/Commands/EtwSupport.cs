@@ -34,7 +34,10 @@ public static class EtwSupport
             ? new EtwLeftoverCleaner().FindAsync(cancellationToken)
             : Task.FromResult<IReadOnlyList<string>>([]);
 
-    /// <summary>Stops ETW sessions a killed run left behind and returns their names (none off Windows).</summary>
+    /// <summary>
+    /// Stops ETW sessions a killed run left behind and deletes their raw trace files; returns what it removed,
+    /// session names first (nothing off Windows).
+    /// </summary>
     public static async Task<IReadOnlyList<string>> CleanupAsync(CancellationToken cancellationToken)
     {
         if (!OperatingSystem.IsWindows())
@@ -43,6 +46,10 @@ public static class EtwSupport
         }
 
         EtwElevation.EnsureElevated();
-        return await new EtwLeftoverCleaner().RemoveAsync(cancellationToken).ConfigureAwait(false);
+        var cleaner = new EtwLeftoverCleaner();
+        var removed = new List<string>();
+        removed.AddRange((await cleaner.RemoveAsync(cancellationToken).ConfigureAwait(false)).Select(name => $"ETW session {name}"));
+        removed.AddRange(cleaner.DeleteLeftoverTraceFiles().Select(file => $"trace file {file}"));
+        return removed;
     }
 }

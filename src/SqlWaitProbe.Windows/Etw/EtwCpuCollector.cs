@@ -51,6 +51,7 @@ public sealed class EtwCpuCollector : ICollector
 
         var folder = _settings.WorkFolder ?? Path.GetTempPath();
         Directory.CreateDirectory(folder);
+        EtwLeftoverFiles.Delete(folder);
         _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
         File.Delete(_etlPath);
 
@@ -84,6 +85,7 @@ public sealed class EtwCpuCollector : ICollector
         using (var session = _session)
         {
             _session = null;
+            session.Flush();
             lost = session.EventsLost;
             session.Stop();
         }
@@ -112,7 +114,7 @@ public sealed class EtwCpuCollector : ICollector
             // Adds the image identities (PDB signatures) so the trace resolves symbols on another machine.
             TraceEventSession.MergeInPlace(etl, TextWriter.Null);
         }
-        catch (Exception e) when (e is IOException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        catch (Exception e) when (e is not OperationCanceledException)
         {
             _progress.Report($"the ETW trace was kept unmerged ({e.Message}); symbols resolve on this machine only");
         }
@@ -126,8 +128,11 @@ public sealed class EtwCpuCollector : ICollector
         var phaseStart = phase.StartUtc == default ? _startUtc : phase.StartUtc;
         var phaseEnd = phase.EndUtc == default ? endUtc : phase.EndUtc;
         var mapping = EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.ModulesOnly);
-        var facts = new EtwSamplingFacts("etw", 1000.0 / _settings.IntervalMSec, mapping.SampleCount, lost,
-            Math.Max(0, (phaseEnd - phaseStart).TotalSeconds), Environment.ProcessorCount);
+        // Windows may round the requested interval; the trace records the one it used.
+        var intervalMSec = log.SampleProfileInterval > TimeSpan.Zero ? log.SampleProfileInterval.TotalMilliseconds : _settings.IntervalMSec;
+        lost = Math.Max(lost, log.EventsLost);
+        var facts = new EtwSamplingFacts("etw", Math.Round(1000.0 / intervalMSec), mapping.SampleCount, lost,
+            Math.Max(0, (phaseEnd - phaseStart).TotalSeconds), log.NumberOfProcessors > 0 ? log.NumberOfProcessors : Environment.ProcessorCount);
         EtwStackFiles.Write(phase.BundleRoot, phase.Name, mapping, facts);
 
         if (mapping.SampleCount == 0)

@@ -36,4 +36,7 @@ public sealed class EtwLeftoverCleaner
 
         return stopped;
     }
+
+    /// <summary>Deletes raw trace files a killed run left behind (see <see cref="EtwLeftoverFiles.Delete"/>).</summary>
+    public IReadOnlyList<string> DeleteLeftoverTraceFiles(string? folder = null) => EtwLeftoverFiles.Delete(folder);
 }
