@@ -22,7 +22,7 @@ public sealed class EtwLiveCaptureTests
             return;
         }
 
-        var (root, phase, outcome, _) = await CaptureAsync(symbols: null);
+        var (root, phase, outcome, _, sessionName) = await CaptureAsync(symbols: null);
         try
         {
             Assert.True(outcome.Status is CollectorStatus.Ok or CollectorStatus.Partial, $"{outcome.Status}: {outcome.Error}");
@@ -41,7 +41,7 @@ public sealed class EtwLiveCaptureTests
             using var facts = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, BundlePaths.StackInfo(phase.Name))));
             Assert.Equal("etw", facts.RootElement.GetProperty("source").GetString());
             Assert.True(facts.RootElement.GetProperty("samples").GetInt64() >= mine);
-            Assert.DoesNotContain(phase.Name, string.Join(",", await new EtwLeftoverCleaner().FindAsync(CancellationToken.None)));
+            Assert.DoesNotContain(sessionName, await new EtwLeftoverCleaner().FindAsync(CancellationToken.None));
         }
         finally
         {
@@ -59,7 +59,7 @@ public sealed class EtwLiveCaptureTests
 
         var cache = TestData.TempFolder("probe-symbols");
         var symbols = SymbolOptions.Resolve(null, offline: false, _ => null, cache);
-        var (root, phase, outcome, progress) = await CaptureAsync(symbols);
+        var (root, phase, outcome, progress, _) = await CaptureAsync(symbols);
         try
         {
             Assert.True(outcome.Status is CollectorStatus.Ok or CollectorStatus.Partial, $"{outcome.Status}: {outcome.Error}");
@@ -77,7 +77,7 @@ public sealed class EtwLiveCaptureTests
     }
 
     [SupportedOSPlatform("windows")]
-    private static async Task<(string Root, PhaseContext Phase, CollectorOutcome Outcome, ListProgress Progress)> CaptureAsync(SymbolOptions? symbols)
+    private static async Task<(string Root, PhaseContext Phase, CollectorOutcome Outcome, ListProgress Progress, string SessionName)> CaptureAsync(SymbolOptions? symbols)
     {
         var root = TestData.TempFolder("probe-etw");
         var progress = new ListProgress();
@@ -94,7 +94,7 @@ public sealed class EtwLiveCaptureTests
         BusyWork.HashFor(TimeSpan.FromSeconds(2));
         phase.EndUtc = DateTime.UtcNow;
         var outcome = await collector.StopAsync(phase, CancellationToken.None);
-        return (root, phase, outcome, progress);
+        return (root, phase, outcome, progress, EtwSessionNames.Prefix + settings.RunId);
     }
 
     private static StackProfile ReadStacks(string root, string phase)

@@ -81,21 +81,39 @@ public sealed class EtwCpuCollector : ICollector
             return new CollectorOutcome(Name, CollectorStatus.Skipped, Error: "the ETW session was not started");
         }
 
-        long lost;
+        long lost = 0;
+        string? stopError = null;
         using (var session = _session)
         {
             _session = null;
-            session.Flush();
-            lost = session.EventsLost;
-            session.Stop();
+            try
+            {
+                session.Flush();
+                lost = session.EventsLost;
+                session.Stop();
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // Someone stopped the session under us (probe cleanup, another tool); what reached the file is still read.
+                stopError = e.Message;
+            }
         }
 
         var endUtc = DateTime.UtcNow;
         try
         {
-            return await Task.Run(() => Convert(phase, lost, endUtc, cancellationToken), cancellationToken).ConfigureAwait(false);
+            if (!File.Exists(_etlPath))
+            {
+                return new CollectorOutcome(Name, CollectorStatus.Failed, lost, stopError ?? "the ETW session wrote no trace file");
+            }
+
+            // Ctrl+C still keeps what was recorded; it only skips the symbol downloads.
+            var outcome = await Task.Run(() => Convert(phase, lost, endUtc, cancellationToken), CancellationToken.None).ConfigureAwait(false);
+            return stopError is null || outcome.Status == CollectorStatus.Failed
+                ? outcome
+                : outcome with { Status = CollectorStatus.Partial, Error = $"the session stopped early: {stopError}" };
         }
-        catch (Exception e) when (e is not OperationCanceledException)
+        catch (Exception e)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, lost, $"converting the ETW trace failed: {e.Message}");
         }
@@ -120,7 +138,6 @@ public sealed class EtwCpuCollector : ICollector
         }
 
         ZipTrace(etl, phase.PathFor(WindowsBundlePaths.EtwTrace(phase.Name)));
-        cancellationToken.ThrowIfCancellationRequested();
 
         _progress.Report("converting the ETW trace");
         using var log = TraceLog.OpenOrConvert(etl, new TraceLogOptions { ConversionLog = TextWriter.Null, ContinueOnError = true });
@@ -140,10 +157,17 @@ public sealed class EtwCpuCollector : ICollector
             return new CollectorOutcome(Name, CollectorStatus.Failed, lost, "the trace holds no CPU samples");
         }
 
-        if (_settings.Symbols is { } symbols)
+        if (_settings.Symbols is { } symbols && !cancellationToken.IsCancellationRequested)
         {
-            ResolveSymbols(log, mapping, symbols, cancellationToken);
-            EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved).Profile);
+            try
+            {
+                ResolveSymbols(log, mapping, symbols, cancellationToken);
+                EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved).Profile);
+            }
+            catch (OperationCanceledException)
+            {
+                _progress.Report("symbol loading interrupted; the stacks keep module-level frames");
+            }
         }
 
         return lost > 0
