@@ -1,0 +1,228 @@
+using System.IO.Compression;
+using System.Runtime.Versioning;
+using Microsoft.Diagnostics.Symbols;
+using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing.Parsers;
+using Microsoft.Diagnostics.Tracing.Session;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Windows.Symbols;
+
+namespace SqlWaitProbe.Windows.Etw;
+
+/// <summary>
+/// Records kernel CPU sample stacks with ETW for one phase, keeps the trace as <c>cpu/trace.etl.zip</c> and writes the
+/// same normalised stack files as the perf path. Module-level files are written before any symbol is loaded.
+/// </summary>
+[SupportedOSPlatform("windows")]
+public sealed class EtwCpuCollector : ICollector
+{
+    /// <summary>Kernel keywords: samples, plus image, process and thread events to name what the samples hit.</summary>
+    public const KernelTraceEventParser.Keywords Keywords =
+        KernelTraceEventParser.Keywords.Profile | KernelTraceEventParser.Keywords.ImageLoad
+        | KernelTraceEventParser.Keywords.Process | KernelTraceEventParser.Keywords.Thread;
+
+    private readonly EtwCaptureSettings _settings;
+    private readonly IProgress<string> _progress;
+    private TraceEventSession? _session;
+    private string? _etlPath;
+    private DateTime _startUtc;
+
+    /// <summary>Creates the collector; <paramref name="progress"/> receives symbol-loading and conversion messages.</summary>
+    public EtwCpuCollector(EtwCaptureSettings settings, IProgress<string>? progress = null)
+    {
+        _settings = settings ?? throw new ArgumentNullException(nameof(settings));
+        _progress = progress ?? new Progress<string>(_ => { });
+    }
+
+    /// <inheritdoc />
+    public string Name => "etw";
+
+    /// <inheritdoc />
+    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(phase);
+        EtwElevation.EnsureElevated();
+        var sessionName = EtwSessionNames.For(_settings.RunId, Environment.OSVersion.Version);
+        foreach (var name in await new EtwLeftoverCleaner().RemoveAsync(cancellationToken).ConfigureAwait(false))
+        {
+            _progress.Report($"stopped ETW session '{name}' left by an earlier run");
+        }
+
+        var folder = _settings.WorkFolder ?? Path.GetTempPath();
+        Directory.CreateDirectory(folder);
+        EtwLeftoverFiles.Delete(folder);
+        _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
+        File.Delete(_etlPath);
+
+        var session = new TraceEventSession(sessionName, _etlPath) { StopOnDispose = true, BufferSizeMB = 256 };
+        try
+        {
+            // The interval is machine-wide and must be set before the kernel provider is enabled.
+            session.CpuSampleIntervalMSec = (float)_settings.IntervalMSec;
+            session.EnableKernelProvider(Keywords, stackCapture: KernelTraceEventParser.Keywords.Profile);
+        }
+        catch
+        {
+            session.Dispose();
+            throw;
+        }
+
+        _session = session;
+        _startUtc = DateTime.UtcNow;
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(phase);
+        if (_session is null || _etlPath is null)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Skipped, Error: "the ETW session was not started");
+        }
+
+        long lost = 0;
+        string? stopError = null;
+        using (var session = _session)
+        {
+            _session = null;
+            try
+            {
+                session.Flush();
+                lost = session.EventsLost;
+                session.Stop();
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // Someone stopped the session under us (probe cleanup, another tool); what reached the file is still read.
+                stopError = e.Message;
+            }
+        }
+
+        var endUtc = DateTime.UtcNow;
+        try
+        {
+            if (!File.Exists(_etlPath))
+            {
+                return new CollectorOutcome(Name, CollectorStatus.Failed, lost, stopError ?? "the ETW session wrote no trace file");
+            }
+
+            // Ctrl+C still keeps what was recorded; it only skips the symbol downloads.
+            var outcome = await Task.Run(() => Convert(phase, lost, endUtc, cancellationToken), CancellationToken.None).ConfigureAwait(false);
+            return stopError is null || outcome.Status == CollectorStatus.Failed
+                ? outcome
+                : outcome with { Status = CollectorStatus.Partial, Error = $"the session stopped early: {stopError}" };
+        }
+        catch (Exception e)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, lost, $"converting the ETW trace failed: {e.Message}");
+        }
+        finally
+        {
+            DeleteQuietly(_etlPath);
+            DeleteQuietly(Path.ChangeExtension(_etlPath, ".etlx"));
+        }
+    }
+
+    private CollectorOutcome Convert(PhaseContext phase, long lost, DateTime endUtc, CancellationToken cancellationToken)
+    {
+        var etl = _etlPath!;
+        try
+        {
+            // Adds the image identities (PDB signatures) so the trace resolves symbols on another machine.
+            TraceEventSession.MergeInPlace(etl, TextWriter.Null);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            _progress.Report($"the ETW trace was kept unmerged ({e.Message}); symbols resolve on this machine only");
+        }
+
+        ZipTrace(etl, phase.PathFor(WindowsBundlePaths.EtwTrace(phase.Name)));
+
+        _progress.Report("converting the ETW trace");
+        using var log = TraceLog.OpenOrConvert(etl, new TraceLogOptions { ConversionLog = TextWriter.Null, ContinueOnError = true });
+        var source = new TraceLogStackSource(log);
+        var phaseStart = phase.StartUtc == default ? _startUtc : phase.StartUtc;
+        var phaseEnd = phase.EndUtc == default ? endUtc : phase.EndUtc;
+        var mapping = EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.ModulesOnly);
+        // Windows may round the requested interval; the trace records the one it used.
+        var intervalMSec = log.SampleProfileInterval > TimeSpan.Zero ? log.SampleProfileInterval.TotalMilliseconds : _settings.IntervalMSec;
+        lost = Math.Max(lost, log.EventsLost);
+        var facts = new EtwSamplingFacts("etw", Math.Round(1000.0 / intervalMSec), mapping.SampleCount, lost,
+            Math.Max(0, (phaseEnd - phaseStart).TotalSeconds), log.NumberOfProcessors > 0 ? log.NumberOfProcessors : Environment.ProcessorCount);
+        EtwStackFiles.Write(phase.BundleRoot, phase.Name, mapping, facts);
+
+        if (mapping.SampleCount == 0)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, lost, "the trace holds no CPU samples");
+        }
+
+        if (_settings.Symbols is { } symbols && !cancellationToken.IsCancellationRequested)
+        {
+            try
+            {
+                ResolveSymbols(log, mapping, symbols, cancellationToken);
+                EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved).Profile);
+            }
+            catch (OperationCanceledException)
+            {
+                _progress.Report("symbol loading interrupted; the stacks keep module-level frames");
+            }
+        }
+
+        return lost > 0
+            ? new CollectorOutcome(Name, CollectorStatus.Partial, lost, $"the session lost {lost} events")
+            : new CollectorOutcome(Name, CollectorStatus.Ok);
+    }
+
+    private void ResolveSymbols(TraceLog log, EtwStackMapping mapping, SymbolOptions symbols, CancellationToken cancellationToken)
+    {
+        var modules = SymbolResolutionPlan.Choose(mapping, _settings.ServerProcess, _settings.MaxSymbolModules);
+        using var reader = new SymbolReader(TextWriter.Null, symbols.SymbolPath) { Options = symbols.ReaderOptions };
+        for (var i = 0; i < modules.Count; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var file = mapping.ModuleFiles.GetValueOrDefault(modules[i], modules[i]);
+            _progress.Report(SymbolResolutionPlan.ProgressMessage(file, i + 1, modules.Count));
+            foreach (var moduleFile in log.ModuleFiles.Where(f => EtwModuleNames.ModuleName(f.FilePath) == modules[i]))
+            {
+                try
+                {
+                    log.CodeAddresses.LookupSymbolsForModule(reader, moduleFile);
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    _progress.Report($"no symbols for {file}: {e.Message}");
+                }
+            }
+        }
+    }
+
+    private static void ZipTrace(string etl, string zipPath)
+    {
+        var temp = zipPath + ".tmp";
+        using (var zip = ZipFile.Open(temp, ZipArchiveMode.Create))
+        {
+            zip.CreateEntryFromFile(etl, "trace.etl", CompressionLevel.Fastest);
+        }
+
+        File.Move(temp, zipPath, overwrite: true);
+    }
+
+    private static void DeleteQuietly(string? path)
+    {
+        try
+        {
+            if (path is not null)
+            {
+                File.Delete(path);
+            }
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+    }
+}

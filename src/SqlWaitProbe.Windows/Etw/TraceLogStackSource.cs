@@ -1,0 +1,45 @@
+using System.Runtime.Versioning;
+using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing.Parsers.Kernel;
+
+namespace SqlWaitProbe.Windows.Etw;
+
+/// <summary>Reads the profile samples of a converted ETW trace (<c>.etlx</c>) with their call stacks.</summary>
+[SupportedOSPlatform("windows")]
+public sealed class TraceLogStackSource : IEtwStackSource
+{
+    private readonly TraceLog _log;
+
+    /// <summary>Wraps an open trace log.</summary>
+    public TraceLogStackSource(TraceLog log)
+    {
+        _log = log ?? throw new ArgumentNullException(nameof(log));
+    }
+
+    /// <inheritdoc />
+    public DateTime StartUtc => _log.SessionStartTime.ToUniversalTime();
+
+    /// <inheritdoc />
+    public IEnumerable<EtwSample> Samples()
+    {
+        var kernelStart = _log.PointerSize == 8 ? EtwModuleNames.KernelSpaceStart64 : 0x8000_0000UL;
+        foreach (var evt in _log.Events.ByEventType<SampledProfileTraceData>())
+        {
+            var frames = new List<EtwFrame>(32);
+            for (var call = evt.CallStack(); call is not null; call = call.Caller)
+            {
+                var address = call.CodeAddress;
+                var module = address.ModuleFile?.FilePath ?? string.Empty;
+                frames.Add(new EtwFrame(module, address.FullMethodName, address.Address, address.Address >= kernelStart));
+            }
+
+            if (frames.Count == 0)
+            {
+                // No stack was walked: keep the sample with its instruction pointer so CPU totals stay whole.
+                frames.Add(new EtwFrame(string.Empty, null, evt.InstructionPointer, evt.InstructionPointer >= kernelStart));
+            }
+
+            yield return new EtwSample(evt.ProcessName, evt.ProcessID, evt.ThreadID, evt.ProcessorNumber, evt.TimeStampRelativeMSec, frames);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+using System.Runtime.Versioning;
+using System.Text;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+
+namespace SqlWaitProbe.Windows.Pdh;
+
+/// <summary>
+/// Reads OS and server-process counters through PDH every second during a phase and writes them as
+/// <c>pdh.csv</c> (PDH-CSV 4.0, opens in perfmon and relog) and as rows of <c>series.csv</c>.
+/// </summary>
+[SupportedOSPlatform("windows")]
+public sealed class PdhCounterCollector : ICollector
+{
+    private readonly string _serverProcess;
+    private readonly TimeSpan _interval;
+    private readonly List<PdhRow> _rows = new();
+    private PdhQuery? _query;
+    private CancellationTokenSource? _stop;
+    private Task? _loop;
+
+    /// <summary>Creates the collector for <paramref name="serverProcess"/> (the <c>\Process(…)</c> instance), sampling every <paramref name="interval"/> (default 1 s).</summary>
+    public PdhCounterCollector(string serverProcess = "sqlservr", TimeSpan? interval = null)
+    {
+        _serverProcess = serverProcess;
+        _interval = interval ?? TimeSpan.FromSeconds(1);
+    }
+
+    /// <inheritdoc />
+    public string Name => "pdh";
+
+    /// <summary>Samples taken so far.</summary>
+    public int SampleCount
+    {
+        get
+        {
+            lock (_rows)
+            {
+                return _rows.Count;
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        _query = new PdhQuery(PdhCounterSet.For(_serverProcess));
+        _query.Collect();
+        lock (_rows)
+        {
+            _rows.Clear();
+        }
+
+        _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        _loop = Task.Run(() => SampleLoopAsync(_query, _stop.Token), CancellationToken.None);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(phase);
+        if (_query is null || _stop is null || _loop is null)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Skipped, Error: "PDH sampling was not started");
+        }
+
+        await _stop.CancelAsync().ConfigureAwait(false);
+        string? loopError = null;
+        try
+        {
+            await _loop.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        catch (Exception e)
+        {
+            loopError = e.Message;
+        }
+
+        var counters = _query.Counters;
+        var rejected = _query.Rejected;
+        _query.Dispose();
+        _query = null;
+        _stop.Dispose();
+
+        PdhRow[] rows;
+        lock (_rows)
+        {
+            rows = _rows.ToArray();
+        }
+
+        var table = new PdhTable(Environment.MachineName, counters, rows);
+        var pdhPath = phase.PathFor(WindowsBundlePaths.PdhCsv(phase.Name));
+        var temp = pdhPath + ".tmp";
+        using (var writer = new StreamWriter(temp, append: false, new UTF8Encoding(false)))
+        {
+            PdhCsvWriter.Write(table, writer);
+        }
+
+        File.Move(temp, pdhPath, overwrite: true);
+        SeriesCsv.Append(phase.PathFor(BundlePaths.Series(phase.Name)), PdhSeriesMapper.Map(table, _serverProcess, Environment.ProcessorCount));
+
+        if (rows.Length == 0)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, Error: loopError ?? "no counter sample was taken");
+        }
+
+        if (loopError is not null || rejected.Count > 0)
+        {
+            var error = loopError ?? "PDH rejected " + string.Join(", ", rejected);
+            return new CollectorOutcome(Name, CollectorStatus.Partial, Error: error);
+        }
+
+        return new CollectorOutcome(Name, CollectorStatus.Ok);
+    }
+
+    private async Task SampleLoopAsync(PdhQuery query, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(_interval);
+        while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
+        {
+            query.Collect();
+            var row = new PdhRow(DateTime.UtcNow, query.Read());
+            lock (_rows)
+            {
+                _rows.Add(row);
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+
+namespace SqlWaitProbe.Windows.Pdh;
+
+/// <summary>The few <c>pdh.dll</c> functions the counter collector calls.</summary>
+[SupportedOSPlatform("windows")]
+internal static class PdhNative
+{
+    /// <summary>Return the value as a double.</summary>
+    public const uint PdhFmtDouble = 0x0000_0200;
+
+    /// <summary>Do not cap percentages at 100 (process counters reach 100 × cores).</summary>
+    public const uint PdhFmtNoCap100 = 0x0000_8000;
+
+    /// <summary>The value is valid.</summary>
+    public const uint PdhCstatusValidData = 0x0000_0000;
+
+    /// <summary>The value is valid and new.</summary>
+    public const uint PdhCstatusNewData = 0x0000_0001;
+
+    /// <summary>A formatted counter value (<c>PDH_FMT_COUNTERVALUE</c> with the double member of its union).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PdhFmtCounterValue
+    {
+        /// <summary>Status of the value.</summary>
+        public uint CStatus;
+
+        /// <summary>The value.</summary>
+        public double DoubleValue;
+    }
+
+    [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
+    public static extern uint PdhOpenQueryW(string? dataSource, IntPtr userData, out IntPtr query);
+
+    [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
+    public static extern uint PdhAddEnglishCounterW(IntPtr query, string counterPath, IntPtr userData, out IntPtr counter);
+
+    [DllImport("pdh.dll", ExactSpelling = true)]
+    public static extern uint PdhCollectQueryData(IntPtr query);
+
+    [DllImport("pdh.dll", ExactSpelling = true)]
+    public static extern uint PdhGetFormattedCounterValue(IntPtr counter, uint format, out uint type, out PdhFmtCounterValue value);
+
+    [DllImport("pdh.dll", ExactSpelling = true)]
+    public static extern uint PdhCloseQuery(IntPtr query);
+}

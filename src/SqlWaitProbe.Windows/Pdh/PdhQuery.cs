@@ -1,0 +1,86 @@
+using System.Globalization;
+using System.Runtime.Versioning;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Windows.Pdh;
+
+/// <summary>A PDH query over a fixed list of English counter paths; read one sample at a time.</summary>
+[SupportedOSPlatform("windows")]
+public sealed class PdhQuery : IDisposable
+{
+    private readonly IntPtr[] _counters;
+    private IntPtr _query;
+
+    /// <summary>Opens the query and adds every counter; a counter PDH rejects reads as missing and is listed in <see cref="Rejected"/>.</summary>
+    public PdhQuery(IReadOnlyList<string> counterPaths)
+    {
+        ArgumentNullException.ThrowIfNull(counterPaths);
+        var status = PdhNative.PdhOpenQueryW(null, IntPtr.Zero, out _query);
+        if (status != 0)
+        {
+            throw new EnvironmentProblemException($"PDH could not open a counter query (status 0x{status.ToString("X8", CultureInfo.InvariantCulture)})", "Check that the Performance Counters service data is intact (lodctr /r).");
+        }
+
+        Counters = counterPaths;
+        _counters = new IntPtr[counterPaths.Count];
+        var rejected = new List<string>();
+        for (var i = 0; i < counterPaths.Count; i++)
+        {
+            if (PdhNative.PdhAddEnglishCounterW(_query, counterPaths[i], IntPtr.Zero, out _counters[i]) != 0)
+            {
+                _counters[i] = IntPtr.Zero;
+                rejected.Add(counterPaths[i]);
+            }
+        }
+
+        Rejected = rejected;
+    }
+
+    /// <summary>The counter paths, in column order.</summary>
+    public IReadOnlyList<string> Counters { get; }
+
+    /// <summary>Counters PDH would not add.</summary>
+    public IReadOnlyList<string> Rejected { get; }
+
+    /// <summary>Takes a sample. Rate counters need two samples before they have a value.</summary>
+    public void Collect()
+    {
+        ObjectDisposedException.ThrowIf(_query == IntPtr.Zero, this);
+        var status = PdhNative.PdhCollectQueryData(_query);
+        if (status != 0)
+        {
+            throw new EnvironmentProblemException($"PDH could not collect counter data (status 0x{status.ToString("X8", CultureInfo.InvariantCulture)})");
+        }
+    }
+
+    /// <summary>The values of the last sample; null where a counter has no valid value (e.g. the process is not running).</summary>
+    public double?[] Read()
+    {
+        var values = new double?[_counters.Length];
+        for (var i = 0; i < _counters.Length; i++)
+        {
+            if (_counters[i] == IntPtr.Zero)
+            {
+                continue;
+            }
+
+            var status = PdhNative.PdhGetFormattedCounterValue(_counters[i], PdhNative.PdhFmtDouble | PdhNative.PdhFmtNoCap100, out _, out var value);
+            if (status == 0 && value.CStatus is PdhNative.PdhCstatusValidData or PdhNative.PdhCstatusNewData)
+            {
+                values[i] = value.DoubleValue;
+            }
+        }
+
+        return values;
+    }
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        if (_query != IntPtr.Zero)
+        {
+            _ = PdhNative.PdhCloseQuery(_query);
+            _query = IntPtr.Zero;
+        }
+    }
+}
