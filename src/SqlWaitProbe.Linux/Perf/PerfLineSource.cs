@@ -19,6 +19,8 @@ internal sealed class PerfLineSource : IDisposable
     private int _end;
     private bool _eof;
     private bool _anyData;
+    private CountingReadStream? _gzip;
+    private uint _gzipTrailerSize;
 
     private PerfLineSource(TextReader reader, string file)
     {
@@ -48,16 +50,24 @@ internal sealed class PerfLineSource : IDisposable
         var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
         try
         {
-            Stream input = stream;
-            Span<byte> magic = stackalloc byte[2];
-            var got = stream.ReadAtLeast(magic, 2, throwOnEndOfStream: false);
-            stream.Position = 0;
+            Span<byte> magic = stackalloc byte[4];
+            var got = stream.ReadAtLeast(magic[..2], 2, throwOnEndOfStream: false);
             if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
             {
-                input = new GZipStream(stream, CompressionMode.Decompress);
+                // GZipStream ends quietly on a truncated file; the trailer's size (mod 2^32) tells.
+                stream.Position = Math.Max(0, stream.Length - 4);
+                stream.ReadAtLeast(magic, 4, throwOnEndOfStream: false);
+                stream.Position = 0;
+                var counting = new CountingReadStream(new GZipStream(stream, CompressionMode.Decompress));
+                return new PerfLineSource(new StreamReader(counting, Encoding.UTF8, true, 1 << 18), path)
+                {
+                    _gzip = counting,
+                    _gzipTrailerSize = System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic),
+                };
             }
 
-            return new PerfLineSource(new StreamReader(input, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), path);
+            stream.Position = 0;
+            return new PerfLineSource(new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), path);
         }
         catch
         {
@@ -138,6 +148,11 @@ internal sealed class PerfLineSource : IDisposable
         if (read == 0)
         {
             _eof = true;
+            if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize)
+            {
+                throw new BadInputException("the gzip data is truncated (it ends before its trailer)", _file, LineNumber + 1);
+            }
+
             if (!_anyData)
             {
                 throw new BadInputException("the file is empty", _file);
