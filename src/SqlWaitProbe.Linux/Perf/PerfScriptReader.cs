@@ -50,6 +50,28 @@ public sealed class PerfScriptReader
         }
     }
 
+    /// <summary>
+    /// Looks at the first line that is neither blank nor a <c>#</c> comment: perf script output starts with an event line
+    /// (<c>COMM PID … TIME: … EVENT:</c>). Missing, empty and binary files raise <see cref="Core.Errors.BadInputException"/>.
+    /// </summary>
+    public static PerfInputSniff Sniff(string path)
+    {
+        using var source = PerfLineSource.Open(path);
+        while (source.TryReadLine(out var line))
+        {
+            var trimmed = line.Trim();
+            if (trimmed.IsEmpty || trimmed[0] == '#')
+            {
+                continue;
+            }
+
+            var isPerf = PerfEventLine.TrySplit(trimmed, out _, out _, out _, out var end) && trimmed[end..].Contains(':');
+            return new PerfInputSniff(isPerf, trimmed.ToString(), source.LineNumber);
+        }
+
+        return new PerfInputSniff(false, null, source.LineNumber);
+    }
+
     /// <summary>Reads <paramref name="path"/> into an aggregated profile; the process of each stack is perf's command name.</summary>
     public StackProfile ReadProfile(string path)
     {
