@@ -43,11 +43,19 @@ internal static class StacksOutput
     }
 
     /// <summary>Writes text through <see cref="WriteAsync(string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
-    public static Task WriteTextAsync(string? path, Action<TextWriter> write) =>
-        WriteAsync(path, async stream =>
+    public static Task WriteTextAsync(string? path, Action<TextWriter> write)
+    {
+        if (path is null || path == "-")
+        {
+            write(Console.Out);
+            return Console.Out.FlushAsync();
+        }
+
+        return WriteAsync(path, async stream =>
         {
             await using var writer = new StreamWriter(stream, new System.Text.UTF8Encoding(false), 1 << 16, leaveOpen: true) { NewLine = "\n" };
             write(writer);
             await writer.FlushAsync();
         });
+    }
 }
