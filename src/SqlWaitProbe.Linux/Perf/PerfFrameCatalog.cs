@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using SqlWaitProbe.Core.Stacks;
 
@@ -32,6 +33,7 @@ internal sealed class PerfFrameCatalog
     /// Appends the frame ids of one stack line to <paramref name="leafFirst"/>, innermost inlined part first.
     /// Returns false when the line is not a stack line.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool AppendLine(ReadOnlySpan<char> line, bool javaProcess, List<int> leafFirst)
     {
         line = line.TrimStart();
