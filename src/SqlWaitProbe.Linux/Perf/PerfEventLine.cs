@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+
 namespace SqlWaitProbe.Linux.Perf;
 
 /// <summary>Splits a perf event line into command, pid and tid: the command is everything before the first all-digit word.</summary>

@@ -140,7 +140,7 @@ internal sealed class PerfLineSource : IPerfLineSource
 
             if (length >= 0)
             {
-                var chars = new char[length];
+                var chars = System.Buffers.ArrayPool<char>.Shared.Rent(length);
                 pending[..length].CopyTo(chars);
                 var block = new PerfTextBlock(chars, length, LineNumber + 1);
                 LineNumber += pending[..length].Count('\n');

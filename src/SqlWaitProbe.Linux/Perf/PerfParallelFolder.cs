@@ -1,9 +1,7 @@
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading.Channels;
 using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Linux.Perf;
 
@@ -101,8 +99,7 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
     private sealed class Worker(PerfFoldOptions options, string file)
     {
         private readonly PerfFrameCatalog _catalog = new(options);
-        private readonly StackTable _stacks = new();
-        private readonly Dictionary<(string Process, int Stack), long> _weights = new();
+        private readonly FoldedStackMap _weights = new();
 
         public long Samples { get; private set; }
 
@@ -111,6 +108,7 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
         {
             using var parser = new PerfScriptParser(new PerfBlockLineSource(block, file), options, _catalog) { RequireSamples = false };
             Drain(parser);
+            System.Buffers.ArrayPool<char>.Shared.Return(block.Chars);
             return parser.EventName;
         }
 
@@ -118,15 +116,16 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
         {
             using var parser = new PerfScriptParser(new PerfBlockLineSource(block, file), options, _catalog, eventName);
             Drain(parser);
+            System.Buffers.ArrayPool<char>.Shared.Return(block.Chars);
         }
 
         public void MergeInto(Dictionary<string, long> folded)
         {
             var text = new StringBuilder(512);
-            foreach (var ((process, stack), weight) in _weights)
+            foreach (var (process, frames, weight) in _weights.Entries())
             {
                 text.Clear().Append(process);
-                foreach (var id in _stacks.FramesRootFirst(stack))
+                foreach (var id in frames)
                 {
                     text.Append(';').Append(_catalog[id].FoldedName);
                 }
@@ -141,8 +140,7 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
         {
             while (parser.Next())
             {
-                var stack = _stacks.Intern(parser.CurrentFrames);
-                CollectionsMarshal.GetValueRefOrAddDefault(_weights, (parser.Current.Process, stack), out _) += parser.Current.Period;
+                _weights.Add(parser.Current.Process, parser.CurrentFrames, parser.Current.Period);
                 Samples++;
             }
         }

@@ -15,9 +15,6 @@ internal sealed class PerfScriptParser : IDisposable
     private readonly IPerfLineSource _source;
     private readonly PerfFoldOptions _options;
     private readonly List<int> _leafFirst = new(128);
-    private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringLookup;
-    private readonly Dictionary<(string Comm, int Pid, int Tid), string> _processNames = new();
     private string? _eventFilter;
     private bool _inEvent;
     private bool _skipStack;
@@ -34,7 +31,6 @@ internal sealed class PerfScriptParser : IDisposable
         _source = source;
         _options = options;
         Catalog = catalog;
-        _stringLookup = _strings.GetAlternateLookup<ReadOnlySpan<char>>();
         _eventFilter = eventFilter;
 
         // A parser given the event type continues a file whose start was already checked.
@@ -234,26 +230,17 @@ internal sealed class PerfScriptParser : IDisposable
         }
 
         var key = (comm, pid, _options.IncludeTid ? tid : 0);
-        if (!_processNames.TryGetValue(key, out var name))
+        if (!Catalog.ProcessNames.TryGetValue(key, out var name))
         {
             var pidShown = pidText.IsEmpty ? "?" : pidText.ToString();
             name = comm.Replace(' ', '_') + "-" + pidShown + (_options.IncludeTid ? "/" + tid.ToString(CultureInfo.InvariantCulture) : string.Empty);
-            _processNames.Add(key, name);
+            Catalog.ProcessNames.Add(key, name);
         }
 
         return name;
     }
 
-    private string Intern(ReadOnlySpan<char> text)
-    {
-        if (!_stringLookup.TryGetValue(text, out var s))
-        {
-            s = text.ToString();
-            _strings.Add(s, s);
-        }
-
-        return s;
-    }
+    private string Intern(ReadOnlySpan<char> text) => Catalog.Intern(text);
 
     private static int ParseId(ReadOnlySpan<char> text) =>
         int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : -1;
