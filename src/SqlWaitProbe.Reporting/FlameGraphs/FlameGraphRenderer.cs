@@ -32,8 +32,9 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
     public string Render(StackProfile profile, string title)
     {
         ArgumentNullException.ThrowIfNull(profile);
-        var root = new FlameNode(default);
-        FlameNode.AddProfile(root, profile, asBefore: false);
+        // Frames narrower than the minimum width are left out before any node is made.
+        var minWeight = _options.MinWidthPixels * profile.TotalWeight / (_options.Width - 20.0);
+        var root = FlameNode.BuildPruned(profile, Math.Max(minWeight, double.Epsilon));
         return new FlameGraphSvg(_options).Write(root, title);
     }
 
