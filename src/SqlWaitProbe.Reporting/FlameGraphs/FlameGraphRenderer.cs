@@ -51,6 +51,7 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
         var root = new FlameNode(default);
         FlameNode.AddProfile(root, after, asBefore: false);
         FlameNode.AddProfile(root, before, asBefore: true);
-        return new FlameGraphSvg(_options) { Executions = (beforeExecutions, afterExecutions) }.Write(root, title);
+        var unit = _options.CountName == FlameGraphOptions.Default.CountName ? "samples per execution" : _options.CountName;
+        return new FlameGraphSvg(_options) { Executions = (beforeExecutions, afterExecutions), DiffUnit = unit }.Write(root, title);
     }
 }
