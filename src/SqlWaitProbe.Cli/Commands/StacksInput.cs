@@ -41,7 +41,7 @@ internal static class StacksInput
 
         var profile = new StackProfile();
         using var reader = OpenText(path);
-        FoldedStackFormat.ReadInto(reader, path, profile, firstFrameIsProcess: true);
+        StacksFoldedProfileReader.Read(reader, path, profile);
         return profile;
     }
 
