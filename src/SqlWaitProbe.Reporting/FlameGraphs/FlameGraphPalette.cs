@@ -18,10 +18,11 @@ internal static class FlameGraphPalette
         var b = ((h >> 8) & 0xff) / 255.0;
         return frame.Kind switch
         {
-            FrameKind.Kernel => Rgb(230 + (25 * a), 110 + (50 * b), 0 + (30 * a)),
+            FrameKind.Kernel => Rgb(240 + (15 * a), 120 + (40 * b), 0 + (25 * a)),
             FrameKind.Jit => Rgb(50 + (60 * a), 180 + (50 * b), 50 + (60 * a)),
             FrameKind.Inlined => Rgb(70 + (40 * a), 190 + (40 * b), 190 + (40 * b)),
-            _ => Rgb(205 + (50 * a), 60 + (170 * b), 40 + (30 * a)),
+            // Reds or yellows, skipping the orange band the kernel uses.
+            _ => Rgb(205 + (50 * a), b < 0.5 ? 40 + (140 * b) : 175 + (110 * (b - 0.5)), 40 + (30 * a)),
         };
     }
 
