@@ -19,6 +19,7 @@ public static class Growth
                 var ratio = b > 0 ? a / b : a > 0 ? double.PositiveInfinity : 1;
                 return new GrowthRow(key.Module, key.Kernel, b, a, ratio, total != 0 ? (a - b) / total : 0);
             })
+            .Where(r => r.BaselineMsPerExecution > 0 || r.LoadMsPerExecution > 0)
             .OrderByDescending(r => r.LoadMsPerExecution - r.BaselineMsPerExecution)
             .ThenBy(r => r.Module, StringComparer.Ordinal)
             .ToArray();

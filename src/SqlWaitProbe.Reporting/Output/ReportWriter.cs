@@ -1,4 +1,5 @@
 using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Reporting.Charts;
 
 namespace SqlWaitProbe.Reporting.Output;
 
@@ -14,6 +15,9 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
         Write("findings.json", FindingsJson.Serialize(analysis));
         cancellationToken.ThrowIfCancellationRequested();
         WriteFlameGraphs();
+        var charts = WriteCharts();
+        progress.Report("writing report.html");
+        Write("report.html", HtmlReport.Render(analysis, charts, FlameGraphs, _notes));
         progress.Report("writing report.md");
         var relative = _files.Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).ToList();
         Write("report.md", MarkdownReport.Render(analysis, relative, _notes));
@@ -50,6 +54,46 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
             FlameGraphs["diff"] = svg;
             Write($"flamegraph-diff-baseline-vs-{load.Name}.svg", svg);
         }
+    }
+
+    private IReadOnlyList<(string Name, string Title, string Svg)> WriteCharts()
+    {
+        progress.Report("drawing charts");
+        var charts = ReportCharts.Build(analysis);
+        var tool = options.Png ? PngConverter.Find() : null;
+        if (tool is null && charts.Count > 0)
+        {
+            _notes.Add(options.Png
+                ? "charts are SVG only: rsvg-convert (librsvg) is not on PATH, so no PNG copies were made"
+                : "charts are SVG only: PNG conversion was switched off");
+        }
+
+        var failed = 0;
+        foreach (var (name, _, svg) in charts)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var svgPath = Path.Combine(folder, "charts", name + ".svg");
+            Write("charts/" + name + ".svg", svg);
+            if (tool is not null)
+            {
+                var png = Path.ChangeExtension(svgPath, ".png");
+                if (PngConverter.TryConvert(tool, svgPath, png, SvgChart.Width))
+                {
+                    _files.Add(png);
+                }
+                else
+                {
+                    failed++;
+                }
+            }
+        }
+
+        if (failed > 0)
+        {
+            _notes.Add($"{failed} chart(s) could not be converted to PNG by rsvg-convert; their SVGs are in charts/");
+        }
+
+        return charts;
     }
 
     private void Write(string relative, string text)
