@@ -2,6 +2,7 @@ using SqlWaitProbe.Analysis.Correlation;
 using SqlWaitProbe.Analysis.Findings;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Ledger;
+using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Core.Bundle;
 
 namespace SqlWaitProbe.Analysis;
@@ -34,7 +35,7 @@ public sealed record AnalysisResult
     public IReadOnlyList<SeriesCorrelationResult> Correlations { get; init; } = [];
 
     /// <summary>Callers/callees of the focus pattern per phase, when asked for.</summary>
-    public IReadOnlyList<(string Phase, FocusView View)> Focus { get; init; } = [];
+    public IReadOnlyList<(string Phase, CallerCalleeResult View)> Focus { get; init; } = [];
 
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];

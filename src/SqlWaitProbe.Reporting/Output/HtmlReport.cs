@@ -157,9 +157,10 @@ public static class HtmlReport
 
         foreach (var (phase, view) in a.Focus)
         {
-            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(view.InclusiveShare)} of samples)</h2>\n");
-            Table(sb, ["callers", "share"], view.Callers.Select(c => new[] { c.Frame, Pct(c.Share) }), 1);
-            Table(sb, ["callees", "share"], view.Callees.Select(c => new[] { c.Frame, Pct(c.Share) }), 1);
+            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
+            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(onStack)} of samples)</h2>\n");
+            Table(sb, ["callers", "share"], view.Callers.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
+            Table(sb, ["callees", "share"], view.Callees.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
         }
     }
 

@@ -83,10 +83,11 @@ public static class MarkdownReport
         AppendCorrelationAndXe(sb, a);
         foreach (var (phase, view) in a.Focus)
         {
-            sb.Append($"## Focus `{view.Pattern}` in {phase}\n\nOn {Pct(view.InclusiveShare)} of the server's samples.\n\n| callers | share |\n|---|---:|\n");
-            foreach (var (frame, share) in view.Callers) sb.Append($"| {Cell(frame)} | {Pct(share)} |\n");
+            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
+            sb.Append($"## Focus `{view.Pattern}` in {phase}\n\nOn {Pct(onStack)} of the samples ({view.MatchedFrames.Count} matching frame(s)); shares are of the focus frames' inclusive weight.\n\n| callers | share |\n|---|---:|\n");
+            foreach (var c in view.Callers.Take(10)) sb.Append($"| {Cell(c.Name)} | {Pct(c.Share)} |\n");
             sb.Append("\n| callees | share |\n|---|---:|\n");
-            foreach (var (frame, share) in view.Callees) sb.Append($"| {Cell(frame)} | {Pct(share)} |\n");
+            foreach (var c in view.Callees.Take(10)) sb.Append($"| {Cell(c.Name)} | {Pct(c.Share)} |\n");
             sb.Append('\n');
         }
 
