@@ -59,7 +59,7 @@ public static class ReportCharts
             else if (p.Timeline is { } t && t.Seconds.Any())
             {
                 var title = $"{p.Name}: server CPU samples, user vs kernel (privileged)";
-                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "samples per second",
+                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "sample weight per second",
                     [new ChartSeries("user", Points(t.User)), new ChartSeries("kernel (privileged)", Points(t.Kernel))])));
             }
 
