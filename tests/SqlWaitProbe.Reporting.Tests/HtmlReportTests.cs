@@ -36,6 +36,7 @@ public sealed class HtmlReportTests
         Assert.DoesNotContain("<link", html);
         Assert.True(html.IndexOf("Findings", StringComparison.Ordinal) < html.IndexOf("Method", StringComparison.Ordinal));
         Assert.Contains("test double: baseline", html);
+        Assert.DoesNotContain("srcdoc=\"&lt;?xml", html);
         Assert.Equal(3, renderer.Calls);
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-load.svg")));

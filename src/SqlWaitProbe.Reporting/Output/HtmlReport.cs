@@ -101,7 +101,7 @@ public static class HtmlReport
             sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
             foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
             {
-                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" srcdoc=\"{E(svg)}\"></iframe>\n");
+                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" srcdoc=\"{E(WithoutXmlDeclaration(svg))}\"></iframe>\n");
             }
         }
 
@@ -177,6 +177,13 @@ public static class HtmlReport
         }
 
         sb.Append("</table>\n");
+    }
+
+    /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
+    private static string WithoutXmlDeclaration(string svg)
+    {
+        var text = svg.TrimStart();
+        return text.StartsWith("<?xml", StringComparison.Ordinal) && text.IndexOf("?>", StringComparison.Ordinal) is var end and > 0 ? text[(end + 2)..] : text;
     }
 
     private static string Share(double part, double total) => total > 0 ? Pct(part / total) : "n/a";
