@@ -41,7 +41,7 @@ public sealed class HtmlReportTests
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-load.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-diff-baseline-vs-load.svg")));
-        foreach (var chart in new[] { "scalability", "ledger", "module-shares", "cpu-load", "waits-load", "xe-pages-load" })
+        foreach (var chart in new[] { "scalability", "ledger", "module-shares", "cpu-load", "waits-load", "xe-pages-load", "xe-rates-load" })
         {
             Assert.True(File.Exists(Path.Combine(output, "charts", chart + ".svg")), chart);
         }
