@@ -2,6 +2,7 @@ using System.IO.Compression;
 using System.Text;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Reporting.Charts;
 
 namespace SqlWaitProbe.Reporting.Packing;
 
@@ -91,6 +92,7 @@ public sealed class BundleRedactor
     public IReadOnlyList<string> RedactFolder(string folder)
     {
         var removed = new List<string>();
+        var charts = new List<string>();
         foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).ToArray())
         {
             var relative = Path.GetRelativePath(folder, file).Replace('\\', '/');
@@ -110,11 +112,26 @@ public sealed class BundleRedactor
             {
                 File.WriteAllText(file, Redact(File.ReadAllText(file)));
             }
+            else if (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase) && File.Exists(Path.ChangeExtension(file, ".svg")))
+            {
+                // A chart: redraw it from its SVG once that is redacted (below), or leave it out.
+                charts.Add(file);
+            }
             else
             {
                 // Binary files (raw ETW traces, .xel) may hold names we cannot rewrite: leave them out.
                 File.Delete(file);
                 removed.Add(relative);
+            }
+        }
+
+        var tool = PngConverter.Find();
+        foreach (var png in charts)
+        {
+            File.Delete(png);
+            if (tool is null || !PngConverter.TryConvert(tool, Path.ChangeExtension(png, ".svg"), png, SvgChart.Width))
+            {
+                removed.Add(Path.GetRelativePath(folder, png).Replace('\\', '/'));
             }
         }
 
