@@ -22,6 +22,9 @@ public sealed record AnalysisResult
     /// <summary>Baseline → load module growth (empty without both).</summary>
     public IReadOnlyList<GrowthRow> Growth { get; init; } = [];
 
+    /// <summary>Module growth from the baseline to every other phase (sweep levels included), in the order the phases ran.</summary>
+    public IReadOnlyList<(string Phase, IReadOnlyList<GrowthRow> Rows)> GrowthByPhase { get; init; } = [];
+
     /// <summary>Scalability table, by threads.</summary>
     public IReadOnlyList<ScalabilityRow> Scalability { get; init; } = [];
 

@@ -51,6 +51,9 @@ public static class BundleAnalyzer
         var result = partial with
         {
             Growth = growth,
+            GrowthByPhase = partial.Baseline is { } baseLedger
+                ? ledgers.Where(x => !ReferenceEquals(x, baseLedger)).Select(x => (x.Phase, Growth.Compute(baseLedger, x))).ToArray()
+                : [],
             Scalability = Growth.Scalability(phases, ledgers),
             FastestGrowing = fastest,
             CallPathsIntoFastest = paths,

@@ -26,6 +26,10 @@ public sealed class SweepTests
         Assert.Equal(0.5, top.VsIdeal, 9);
         Assert.Equal(("ntoskrnl", "SOS_SCHEDULER_YIELD", "SOS_CACHESTORE"), (top.TopModule, top.TopWait, top.TopSpinlock));
         Assert.Equal("ntoskrnl", a.FastestGrowing!.Module);
+        Assert.Equal(["2", "4"], a.GrowthByPhase.Select(g => g.Phase));
+        var kernelAt4 = a.GrowthByPhase[1].Rows.Single(r => r.Module == "ntoskrnl");
+        Assert.Equal(0.9, kernelAt4.BaselineMsPerExecution, 9);
+        Assert.Equal(10.8, kernelAt4.LoadMsPerExecution, 9);
         var path = Assert.Single(a.CallPathsIntoFastest);
         Assert.Equal(["sqllang!CXStmtQuery::Execute", "sqllang!HashBytes", "sqldk!SOS_MemoryWorkSpace::Alloc", "ntoskrnl!MiZeroPage"], path.Frames);
         Assert.Equal(0.6, path.Share, 9);

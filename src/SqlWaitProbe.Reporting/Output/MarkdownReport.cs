@@ -55,6 +55,21 @@ public static class MarkdownReport
             sb.Append('\n');
         }
 
+        if (a.GrowthByPhase.Count > 1)
+        {
+            var phases = a.GrowthByPhase.Select(g => g.Phase).ToArray();
+            var modules = a.GrowthByPhase[^1].Rows.Take(10).Select(r => (r.Module, r.Kernel)).ToArray();
+            sb.Append("## CPU ms per execution by module across phases\n\n| module | baseline | " + string.Join(" | ", phases) + " |\n|---|---:|" + string.Concat(phases.Select(_ => "---:|")) + "\n");
+            foreach (var (module, kernel) in modules)
+            {
+                var baseline = a.GrowthByPhase[0].Rows.FirstOrDefault(r => r.Module == module && r.Kernel == kernel)?.BaselineMsPerExecution ?? 0;
+                var cells = a.GrowthByPhase.Select(g => F(g.Rows.FirstOrDefault(r => r.Module == module && r.Kernel == kernel)?.LoadMsPerExecution ?? 0));
+                sb.Append($"| {Cell(module)}{(kernel ? " (kernel)" : "")} | {F(baseline)} | {string.Join(" | ", cells)} |\n");
+            }
+
+            sb.Append('\n');
+        }
+
         if (a.Scalability.Count > 0)
         {
             sb.Append("## Scalability\n\n| phase | threads | executions/s | ms/exec | ideal executions/s | vs ideal | top module | top wait | top spinlock |\n|---|---:|---:|---:|---:|---:|---|---|---|\n");
