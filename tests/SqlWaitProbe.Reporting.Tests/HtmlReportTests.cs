@@ -49,6 +49,21 @@ public sealed class HtmlReportTests
         Assert.Equal("report.md", Path.GetFileName(result.Files[0]));
     }
 
+    [Fact]
+    public async Task Without_png_conversion_the_charts_are_svg_only_and_the_report_says_so()
+    {
+        var root = RichScenario().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+        Assert.Empty(Directory.GetFiles(Path.Combine(output, "charts"), "*.png"));
+        Assert.Contains("- charts are SVG only: PNG conversion was switched off", File.ReadAllText(Path.Combine(output, "report.md")));
+        Assert.Contains("charts are SVG only", File.ReadAllText(Path.Combine(output, "findings.json")));
+        Assert.Contains("charts are SVG only", File.ReadAllText(Path.Combine(output, "report.html")));
+    }
+
     [RequiresToolFact("rsvg-convert", "librsvg2-bin")]
     public async Task Charts_are_converted_to_png_of_at_least_800_by_500()
     {
