@@ -92,6 +92,20 @@ public sealed class StacksViewCommandTests
     }
 
     [Fact]
+    public async Task Diff_of_a_profile_with_itself_is_white_and_compares_shares_without_counts()
+    {
+        var output = Path.Combine(TestData.TempFolder(), "same.svg");
+        var (exit, _, _) = await StacksCli.RunAsync("stacks", "diff", RealCapture, RealCapture, "-o", output);
+        Assert.Equal(0, exit);
+        var doc = XDocument.Parse(File.ReadAllText(output));
+        XNamespace ns = "http://www.w3.org/2000/svg";
+        var frames = doc.Descendants(ns + "g").Where(g => g.Element(ns + "rect") is not null && g.Element(ns + "title") is not null).ToList();
+        Assert.NotEmpty(frames);
+        Assert.All(frames, g => Assert.Equal("rgb(255,255,255)", g.Element(ns + "rect")!.Attribute("fill")!.Value));
+        Assert.Contains("% of all samples (+0%)", frames[0].Element(ns + "title")!.Value);
+    }
+
+    [Fact]
     public async Task Speedscope_round_trips_to_the_folded_totals()
     {
         var output = Path.Combine(TestData.TempFolder(), "pg.speedscope.json");

@@ -73,9 +73,9 @@ public static class StacksDiffCommand
             var pa = StacksInput.LoadProfile(a);
             var pb = StacksInput.LoadProfile(b);
 
-            // Without execution counts, compare shares of all samples.
-            var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples" : "share of samples" }).RenderDiff(
-                pa, ea ?? Math.Max(1, pa.TotalWeight), pb, eb ?? Math.Max(1, pb.TotalWeight),
+            // Without execution counts, compare each frame's percentage of all samples.
+            var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples per execution" : "% of all samples" }).RenderDiff(
+                pa, ea ?? Math.Max(1, pa.TotalWeight) / 100.0, pb, eb ?? Math.Max(1, pb.TotalWeight) / 100.0,
                 parse.GetValue(title) ?? $"{Path.GetFileName(a)} → {Path.GetFileName(b)}");
             await StacksOutput.WriteTextAsync(target, writer => writer.Write(svg));
             return 0;

@@ -17,6 +17,14 @@ internal static class StacksOutput
         }
 
         var full = Path.GetFullPath(path);
+        if (full.StartsWith("/dev/", StringComparison.Ordinal))
+        {
+            // Devices such as /dev/null or /dev/stdout are written in place, never replaced by a file.
+            await using var device = new FileStream(full, FileMode.Open, FileAccess.Write);
+            await write(device);
+            return;
+        }
+
         var folder = Path.GetDirectoryName(full)!;
         if (!Directory.Exists(folder))
         {

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Linux.Perf;
@@ -88,35 +89,5 @@ public sealed class PerfScriptReader
     /// Folds <paramref name="path"/> exactly as inferno-collapse-perf does with the same options: stack text
     /// (<c>process;root;...;leaf</c>) → summed weight.
     /// </summary>
-    public IReadOnlyDictionary<string, long> Fold(string path)
-    {
-        var catalog = new PerfFrameCatalog(Options);
-        var stacks = new StackTable();
-        var weights = new Dictionary<(string Process, int Stack), long>();
-        using (var parser = new PerfScriptParser(PerfLineSource.Open(path), Options, catalog))
-        {
-            while (parser.Next())
-            {
-                var stack = stacks.Intern(parser.CurrentFrames);
-                var key = (parser.Current.Process, stack);
-                System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(weights, key, out _) += parser.Current.Period;
-            }
-        }
-
-        var folded = new Dictionary<string, long>(StringComparer.Ordinal);
-        var text = new System.Text.StringBuilder(512);
-        foreach (var ((process, stack), weight) in weights)
-        {
-            text.Clear().Append(process);
-            foreach (var id in stacks.FramesRootFirst(stack))
-            {
-                text.Append(';').Append(catalog[id].FoldedName);
-            }
-
-            var line = text.ToString();
-            folded[line] = folded.GetValueOrDefault(line) + weight;
-        }
-
-        return folded;
-    }
+    public IReadOnlyDictionary<string, long> Fold(string path) => new PerfParallelFolder(Options).Fold(path);
 }

@@ -32,8 +32,9 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
     public string Render(StackProfile profile, string title)
     {
         ArgumentNullException.ThrowIfNull(profile);
-        var root = new FlameNode(default);
-        FlameNode.AddProfile(root, profile, asBefore: false);
+        // Frames narrower than the minimum width are left out before any node is made.
+        var minWeight = _options.MinWidthPixels * profile.TotalWeight / (_options.Width - 20.0);
+        var root = FlameNode.BuildPruned(profile, Math.Max(minWeight, double.Epsilon));
         return new FlameGraphSvg(_options).Write(root, title);
     }
 
@@ -50,6 +51,7 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
         var root = new FlameNode(default);
         FlameNode.AddProfile(root, after, asBefore: false);
         FlameNode.AddProfile(root, before, asBefore: true);
-        return new FlameGraphSvg(_options) { Executions = (beforeExecutions, afterExecutions) }.Write(root, title);
+        var unit = _options.CountName == FlameGraphOptions.Default.CountName ? "samples per execution" : _options.CountName;
+        return new FlameGraphSvg(_options) { Executions = (beforeExecutions, afterExecutions), DiffUnit = unit }.Write(root, title);
     }
 }

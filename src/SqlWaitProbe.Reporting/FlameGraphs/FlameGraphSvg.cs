@@ -14,6 +14,9 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
     /// <summary>Per-execution divisors of a differential graph, or null for a plain one.</summary>
     public (double Before, double After)? Executions { get; init; }
 
+    /// <summary>How the per-execution values of a differential graph are named in tooltips.</summary>
+    public string DiffUnit { get; init; } = "samples per execution";
+
     /// <summary>The SVG text for <paramref name="root"/>.</summary>
     public string Write(FlameNode root, string title)
     {
@@ -70,7 +73,7 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
             var after = node.Value / Math.Max(exec.After, 1e-9);
             var change = before == 0 ? 1 : (after - before) / before;
             fill = Math.Abs(change) < 0.02 ? "rgb(255,255,255)" : FlameGraphPalette.ForChange(change);
-            stats = $"before {Num(before)}, after {Num(after)} {options.CountName} per execution ({(before == 0 ? "new" : (change >= 0 ? "+" : string.Empty) + Num(change * 100) + "%")})";
+            stats = $"before {Num(before)}, after {Num(after)} {DiffUnit} ({(before == 0 ? "new" : (change >= 0 ? "+" : string.Empty) + Num(change * 100) + "%")})";
         }
         else
         {

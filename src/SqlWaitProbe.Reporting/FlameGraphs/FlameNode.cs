@@ -33,6 +33,79 @@ internal sealed class FlameNode(Frame frame)
     }
 
     /// <summary>
+    /// Builds the tree of <paramref name="profile"/> keeping only frames of at least <paramref name="minWeight"/>:
+    /// inclusive weights are summed over the profile's stack table with arrays, so nodes that will not be drawn
+    /// are never created (a profile of a million distinct stacks stays cheap).
+    /// </summary>
+    public static FlameNode BuildPruned(StackProfile profile, double minWeight)
+    {
+        var root = new FlameNode(default) { Value = profile.TotalWeight };
+        var count = profile.Stacks.Count;
+        var inclusive = new long[count];
+        var made = new FlameNode?[count];
+        var touched = new List<int>();
+        var kept = new List<int>();
+        foreach (var group in profile.Entries.GroupBy(e => e.Process, StringComparer.Ordinal))
+        {
+            var processWeight = group.Sum(e => e.Weight);
+            if (processWeight < minWeight)
+            {
+                continue;
+            }
+
+            var process = root.Child(new Frame(string.Empty, group.Key, FrameKind.User));
+            process.Value = processWeight;
+            foreach (var (_, stack, weight) in group)
+            {
+                for (var node = stack; node != StackTable.Empty; node = profile.Stacks.CallerOf(node))
+                {
+                    if (inclusive[node] == 0)
+                    {
+                        touched.Add(node);
+                    }
+
+                    inclusive[node] += weight;
+                }
+            }
+
+            kept.Clear();
+            foreach (var node in touched)
+            {
+                if (inclusive[node] >= minWeight)
+                {
+                    kept.Add(node);
+                }
+            }
+
+            // Callers always have smaller ids than their callees, so parents are made first.
+            kept.Sort();
+            foreach (var node in kept)
+            {
+                var caller = profile.Stacks.CallerOf(node);
+                var parent = caller == StackTable.Empty ? process : made[caller];
+                if (parent is null)
+                {
+                    continue;
+                }
+
+                var child = parent.Child(profile.Frames[profile.Stacks.LeafFrameOf(node)]);
+                child.Value += inclusive[node];
+                made[node] = child;
+            }
+
+            foreach (var node in touched)
+            {
+                inclusive[node] = 0;
+                made[node] = null;
+            }
+
+            touched.Clear();
+        }
+
+        return root;
+    }
+
+    /// <summary>
     /// Builds the tree of <paramref name="profile"/> under <paramref name="root"/>: one node per process, then the frames.
     /// With <paramref name="asBefore"/> the weights go to <see cref="Before"/>.
     /// </summary>
