@@ -76,6 +76,18 @@ public static class HtmlReport
                 a.Growth.Take(15).Select(g => new[] { g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", Pct(g.ShareOfGrowth) }), 2, 3, 4, 5);
         }
 
+        if (a.GrowthByPhase.Count > 1)
+        {
+            sb.Append("<h2>CPU ms per execution by module across phases</h2>\n");
+            var modules = a.GrowthByPhase[^1].Rows.Take(10).Select(r => (r.Module, r.Kernel)).ToArray();
+            Table(sb, ["module", "baseline", .. a.GrowthByPhase.Select(g => g.Phase)], modules.Select(m => (string[])
+            [
+                m.Module + (m.Kernel ? " (kernel)" : ""),
+                F(a.GrowthByPhase[0].Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.BaselineMsPerExecution ?? 0),
+                .. a.GrowthByPhase.Select(g => F(g.Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.LoadMsPerExecution ?? 0)),
+            ]), [.. Enumerable.Range(1, a.GrowthByPhase.Count + 1)]);
+        }
+
         if (a.Scalability.Count > 0)
         {
             sb.Append("<h2>Scalability</h2>\n");
