@@ -15,4 +15,7 @@ public interface ISqlCommandSink
 
     /// <summary>Runs a query and returns its first result set.</summary>
     Task<SqlResult> QueryAsync(SqlStatement statement, CancellationToken cancellationToken);
+
+    /// <summary>Runs a query and streams its rows (for results too large to buffer, such as XE event files).</summary>
+    IAsyncEnumerable<object?[]> StreamAsync(SqlStatement statement, CancellationToken cancellationToken);
 }

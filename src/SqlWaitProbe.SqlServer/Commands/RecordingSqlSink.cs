@@ -50,6 +50,14 @@ public sealed class RecordingSqlSink : ISqlCommandSink
         return Task.FromResult(SqlResult.Empty);
     }
 
+    /// <inheritdoc />
+    public async IAsyncEnumerable<object?[]> StreamAsync(SqlStatement statement, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        Record(statement);
+        await Task.CompletedTask;
+        yield break;
+    }
+
     /// <summary>Records a note (not a statement) such as an assumption the dry run makes.</summary>
     public void Note(string text) => Record(new SqlStatement("note", "-- " + text), label: false);
 

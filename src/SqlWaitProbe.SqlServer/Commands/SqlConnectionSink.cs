@@ -60,6 +60,23 @@ public sealed class SqlConnectionSink : ISqlCommandSink, IAsyncDisposable
     }
 
     /// <inheritdoc />
+    public async IAsyncEnumerable<object?[]> StreamAsync(SqlStatement statement, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var command = Create(statement);
+        await using var reader = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            var row = new object?[reader.FieldCount];
+            for (var i = 0; i < row.Length; i++)
+            {
+                row[i] = await reader.IsDBNullAsync(i, cancellationToken) ? null : reader.GetValue(i);
+            }
+
+            yield return row;
+        }
+    }
+
+    /// <inheritdoc />
     public ValueTask DisposeAsync() => _connection.DisposeAsync();
 
     private SqlCommand Create(SqlStatement statement)

@@ -1,0 +1,62 @@
+using Serilog;
+using SqlWaitProbe.SqlServer.Commands;
+
+namespace SqlWaitProbe.SqlServer.Xe;
+
+/// <summary>
+/// Finds and removes XE sessions a crashed or killed capture left behind (<c>probe_%</c>), for the start
+/// of every capture and for <c>probe cleanup --server</c>. Event files on the server's disk are not
+/// touched: T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
+/// </summary>
+public sealed class XeLeftoverCleaner
+{
+    private readonly ISqlCommandSink _sink;
+
+    /// <summary>Creates a cleaner that sends its statements to <paramref name="sink"/>.</summary>
+    public XeLeftoverCleaner(ISqlCommandSink sink) => _sink = sink;
+
+    /// <summary>The query listing probe sessions, other than those of <paramref name="exceptRunId"/>.</summary>
+    public static SqlStatement FindStatement(string? exceptRunId) => new("find leftover probe XE sessions", $"""
+        SELECT es.name, CASE WHEN xs.name IS NULL THEN 0 ELSE 1 END AS running
+        FROM sys.server_event_sessions AS es
+        LEFT OUTER JOIN sys.dm_xe_sessions AS xs ON xs.name = es.name
+        WHERE es.name LIKE N'probe[_]%'{(exceptRunId is null ? "" : $" AND es.name NOT LIKE N'probe[_]{exceptRunId}[_]%'")};
+        """);
+
+    /// <summary>The statement stopping (when running) and dropping one leftover session.</summary>
+    public static SqlStatement RemoveStatement(string name)
+    {
+        if (!name.StartsWith("probe_", StringComparison.Ordinal) || name.Contains(']', StringComparison.Ordinal))
+        {
+            throw new ArgumentException("only probe_ sessions are removed", nameof(name));
+        }
+
+        return new SqlStatement($"drop leftover XE session {name}", $"""
+            IF EXISTS (SELECT 1 FROM sys.dm_xe_sessions AS s WHERE s.name = N'{name}')
+                ALTER EVENT SESSION [{name}] ON SERVER STATE = STOP;
+            IF EXISTS (SELECT 1 FROM sys.server_event_sessions AS s WHERE s.name = N'{name}')
+                DROP EVENT SESSION [{name}] ON SERVER;
+            """);
+    }
+
+    /// <summary>Names of probe XE sessions on the server other than those of <paramref name="exceptRunId"/>.</summary>
+    public async Task<IReadOnlyList<string>> FindAsync(string? exceptRunId, CancellationToken cancellationToken)
+    {
+        var result = await _sink.QueryAsync(FindStatement(exceptRunId), cancellationToken);
+        return result.Rows.Select(r => (string)r[0]!).ToList();
+    }
+
+    /// <summary>Stops and drops each named session, logging each; returns how many were removed.</summary>
+    public async Task<int> RemoveAsync(IEnumerable<string> names, CancellationToken cancellationToken)
+    {
+        var removed = 0;
+        foreach (var name in names)
+        {
+            Log.Warning("dropping XE session {Session} left by an earlier capture", name);
+            await _sink.ExecuteAsync(RemoveStatement(name), cancellationToken);
+            removed++;
+        }
+
+        return removed;
+    }
+}
