@@ -170,9 +170,12 @@ public sealed class PgWaitsCollector : ICollector
 
     private async Task<Dictionary<string, long>> ReadProfileAsync(int[] pids, CancellationToken token)
     {
-        // On-CPU samples have no event and are not waits.
+        // On-CPU samples have no event and are not waits. The profile does not know the backend state, so
+        // ClientRead (idle between executions, outside the driver's timed calls) is left out as
+        // pg_stat_activity sampling leaves out idle backends.
         await using var cmd = new NpgsqlCommand(
-            "SELECT event_type, event, sum(count)::bigint FROM pg_wait_sampling_profile WHERE pid = ANY(@pids) AND event IS NOT NULL GROUP BY event_type, event", _connection);
+            "SELECT event_type, event, sum(count)::bigint FROM pg_wait_sampling_profile "
+            + "WHERE pid = ANY(@pids) AND event IS NOT NULL AND NOT (event_type = 'Client' AND event = 'ClientRead') GROUP BY event_type, event", _connection);
         cmd.Parameters.AddWithValue("pids", pids);
         var result = new Dictionary<string, long>(StringComparer.Ordinal);
         await using var reader = await cmd.ExecuteReaderAsync(token);

@@ -8,7 +8,7 @@ namespace SqlWaitProbe.Postgres.Workloads;
 public static class PostgresWorkloadCatalog
 {
     /// <summary>The scale used when none is given: one <c>hashbytes</c> execution takes about half a second on a small VM.</summary>
-    public const double DefaultScale = 0.25;
+    public const double DefaultScale = 0.5;
 
     /// <summary>Every PostgreSQL workload at the given data scale.</summary>
     public static IReadOnlyList<WorkloadDefinition> Create(double scale)

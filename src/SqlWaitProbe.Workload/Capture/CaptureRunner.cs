@@ -256,7 +256,7 @@ public sealed class CaptureRunner
 
             var completed = run.Completed;
 
-            var state = windowStart() == 0 ? "uninstrumented slice" : "collecting";
+            var state = run.Completion.IsCompleted ? "stopping collectors" : windowStart() == 0 ? "uninstrumented slice" : "collecting";
             _progress.Report($"phase {plan.Name}: {plan.Threads} session(s), {Stopwatch.GetElapsedTime(release).TotalSeconds:0.0} s of {total}, {completed} executions ({state})");
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
