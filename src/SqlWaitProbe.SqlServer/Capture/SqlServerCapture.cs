@@ -7,7 +7,7 @@ namespace SqlWaitProbe.SqlServer.Capture;
 
 /// <summary>
 /// The SQL Server side of a capture, independent of who drives the phases: preflight, leftover XE cleanup,
-/// workload preparation, the collectors, and the cleanup at the end. All statements go through
+/// workload preparation, per-phase collectors, and the cleanup at the end. All statements go through
 /// <see cref="ISqlCommandSink"/>s, so a dry run (recording sinks) lists exactly what a capture sends.
 /// </summary>
 public sealed class SqlServerCapture : IAsyncDisposable
@@ -17,7 +17,7 @@ public sealed class SqlServerCapture : IAsyncDisposable
     private readonly string _serverLabel;
     private readonly string _workloadDatabase;
     private ISqlCommandSink? _control;
-    private XeCollector? _xe;
+    private readonly List<XeCollector> _xe = [];
 
     /// <summary>Creates the capture.</summary>
     /// <param name="settings">The capture's choices.</param>
@@ -37,9 +37,6 @@ public sealed class SqlServerCapture : IAsyncDisposable
 
     /// <summary>The workload target (null in attach mode; set by <see cref="PrepareAsync"/>).</summary>
     public IWorkloadTarget? Target { get; private set; }
-
-    /// <summary>The database-side collectors (set by <see cref="PrepareAsync"/>).</summary>
-    public IReadOnlyList<ICollector> Collectors { get; private set; } = [];
 
     /// <summary>Connects, checks version and permissions, removes stale probe XE sessions, prepares the workload (and resets server state when asked).</summary>
     public async Task PrepareAsync(IProgress<string> progress, CancellationToken cancellationToken)
@@ -68,23 +65,34 @@ public sealed class SqlServerCapture : IAsyncDisposable
             }
         }
 
+    }
+
+    /// <summary>Fresh database-side collectors for one phase (DMV snapshots, and the XE sessions when asked).</summary>
+    public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
+    {
+        var server = Server ?? throw new InvalidOperationException("PrepareAsync first");
         var collectors = new List<ICollector>
         {
             new DmvCollector((label, ct) => _open(label, null, ct), FilterFor, _settings.SnapshotInterval, sessionScope: !_settings.Attach),
         };
         if (_settings.XeStreams.Count > 0)
         {
-            _xe = new XeCollector((label, ct) => _open(label, null, ct), phase => new XeSessionOptions
+            var xe = new XeCollector((label, ct) => _open(label, null, ct), p => new XeSessionOptions
             {
                 RunId = _settings.RunId,
-                Filter = FilterFor(phase),
+                Filter = FilterFor(p),
                 MaxFileMegabytes = _settings.MaxXeMegabytes,
-                MajorVersion = Server.MajorVersion,
+                MajorVersion = server.MajorVersion,
             }, _settings.XeStreams);
-            collectors.Add(_xe);
+            lock (_xe)
+            {
+                _xe.Add(xe);
+            }
+
+            collectors.Add(xe);
         }
 
-        Collectors = collectors;
+        return collectors;
     }
 
     /// <summary>The session filter of a phase: its workload sessions, or the attach-mode filters.</summary>
@@ -109,9 +117,15 @@ public sealed class SqlServerCapture : IAsyncDisposable
     /// <summary>Drops any XE session still running (the Ctrl+C path) and closes the control connection.</summary>
     public async ValueTask DisposeAsync()
     {
-        if (_xe is not null)
+        XeCollector[] xe;
+        lock (_xe)
         {
-            await _xe.DropAllAsync();
+            xe = [.. _xe];
+        }
+
+        foreach (var collector in xe)
+        {
+            await collector.DropAllAsync();
         }
 
         if (Target is not null)

@@ -5,7 +5,7 @@ using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.SqlServer.Dmv;
 
-/// <summary>Writes a phase's DMV data into the bundle: <c>dmv/*.csv</c> deltas and raw snapshots, <c>waits.csv</c>, <c>sessions.csv</c>, <c>series.csv</c>.</summary>
+/// <summary>Writes a phase's DMV data: <c>dmv/*.csv</c> deltas and raw snapshots and <c>waits.csv</c>; session CPU and per-second series go into the phase context (the runner writes <c>sessions.csv</c> and <c>series.csv</c>).</summary>
 public static class DmvBundleWriter
 {
     /// <summary>Counters turned into per-second series (<c>db.&lt;name&gt;</c>).</summary>
@@ -37,7 +37,7 @@ public static class DmvBundleWriter
 
         WriteCounters(phase, folder, data);
         WriteWaits(phase, data);
-        WriteSessions(phase, data);
+        WriteSessions(phase, data, sessionScope);
         WriteSeries(phase, data, sessionScope);
     }
 
@@ -80,26 +80,36 @@ public static class DmvBundleWriter
         BundleCsv.Write(phase.PathFor(BundlePaths.Waits(phase.Name)), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", lines);
     }
 
-    private static void WriteSessions(PhaseContext phase, DmvPhaseData data)
+    private static void WriteSessions(PhaseContext phase, DmvPhaseData data, bool sessionScope)
     {
         if (!data.Snapshots.TryGetValue("session_cpu", out var snapshots))
         {
             return;
         }
 
-        var bySpid = phase.Sessions.Where(s => s.DbSessionId is not null).ToDictionary(s => s.DbSessionId!.Value, s => s.Session);
-        var lines = DmvDelta.Over(snapshots).Select(d =>
+        var deltas = DmvDelta.Over(snapshots);
+        if (sessionScope)
         {
-            var spid = int.Parse(d.Key, CultureInfo.InvariantCulture);
-            var session = bySpid.TryGetValue(spid, out var n) ? n : spid;
-            return Csv.Line(Csv.Number(session), "", Csv.Number(spid), Csv.Number(d.Deltas[0]), "");
-        });
-        BundleCsv.Write(phase.PathFor(BundlePaths.Sessions(phase.Name)), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms", lines);
+            // Workload runs: the runner writes sessions.csv from the context, keyed by driver session.
+            var bySpid = phase.Sessions.Where(s => s.DbSessionId is not null).ToDictionary(s => s.DbSessionId!.Value, s => s.Session);
+            foreach (var d in deltas)
+            {
+                if (bySpid.TryGetValue(int.Parse(d.Key, CultureInfo.InvariantCulture), out var session))
+                {
+                    phase.SessionCpu[session] = new SessionCpuTime(d.Deltas[0], null);
+                }
+            }
+
+            return;
+        }
+
+        // Attach mode: no driver sessions; each observed session is listed by its session id.
+        BundleCsv.Write(phase.PathFor(BundlePaths.Sessions(phase.Name)), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms",
+            deltas.Select(d => Csv.Line(d.Key, "", d.Key, Csv.Number(d.Deltas[0]), "")));
     }
 
     private static void WriteSeries(PhaseContext phase, DmvPhaseData data, bool sessionScope)
     {
-        var lines = new List<string>();
         if (data.Snapshots.TryGetValue(sessionScope ? "session_wait_stats" : "wait_stats", out var waits))
         {
             var def = waits[0].Definition;
@@ -117,7 +127,7 @@ public static class DmvBundleWriter
                     var ms = g.Sum(d => d.Deltas[1]);
                     if (ms > 0 && WaitCategories.Of(g.Key) != "Idle")
                     {
-                        lines.Add(Csv.Line(BundleCsv.Utc(waits[i].Utc), "wait." + g.Key, Csv.Number(ms / seconds)));
+                        phase.Series.Add(waits[i].Utc, "wait." + g.Key, ms / seconds);
                     }
                 }
             }
@@ -130,11 +140,9 @@ public static class DmvBundleWriter
             {
                 if (SeriesCounters.TryGetValue(v.CounterName, out var series) && (v.InstanceName.Length == 0 || v.InstanceName == "_Total"))
                 {
-                    lines.Add(Csv.Line(BundleCsv.Utc(data.Counters[i].Utc), series, Csv.Number(v.Value)));
+                    phase.Series.Add(data.Counters[i].Utc, series, v.Value);
                 }
             }
         }
-
-        BundleCsv.Append(phase.PathFor(BundlePaths.Series(phase.Name)), "utc,series,value", lines);
     }
 }

@@ -81,20 +81,34 @@ public sealed class DmvCollector : ICollector
             _loopStop = null;
         }
 
-        if (_sink is null || _sink.IsDryRun)
+        if (_sink is null)
         {
-            return new CollectorOutcome(Name, CollectorStatus.Skipped, 0, "dry run");
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "never started");
         }
 
         try
         {
             // The closing snapshot is taken even when the phase was interrupted.
             await SnapshotAsync(CancellationToken.None);
+            if (_sink.IsDryRun)
+            {
+                return new CollectorOutcome(Name, CollectorStatus.Skipped, 0, "dry run");
+            }
+
             DmvBundleWriter.Write(phase, _data, _sessionScope);
         }
         catch (Exception e) when (e is Microsoft.Data.SqlClient.SqlException or IOException or InvalidOperationException)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, e.Message);
+        }
+        finally
+        {
+            if (_sink is IAsyncDisposable disposable)
+            {
+                await disposable.DisposeAsync();
+            }
+
+            _sink = null;
         }
 
         var status = _error is null ? CollectorStatus.Ok : CollectorStatus.Partial;

@@ -75,7 +75,14 @@ public sealed class XeCollector : ICollector
             }
         }
 
-        if (_sink.IsDryRun)
+        var dryRun = _sink.IsDryRun;
+        if (_sink is IAsyncDisposable disposable)
+        {
+            await disposable.DisposeAsync();
+            _sink = null;
+        }
+
+        if (dryRun)
         {
             return new CollectorOutcome(Name, CollectorStatus.Skipped, 0, "dry run");
         }
@@ -87,6 +94,11 @@ public sealed class XeCollector : ICollector
     /// <summary>Stops and drops every session this collector started (Ctrl+C path); never throws.</summary>
     public async Task DropAllAsync()
     {
+        if (_sink is null)
+        {
+            return;
+        }
+
         foreach (var stream in _started.ToList())
         {
             await DropQuietlyAsync(stream);
@@ -137,11 +149,10 @@ public sealed class XeCollector : ICollector
         events.Sort((a, b) => a.Utc.CompareTo(b.Utc));
         BundleCsv.Write(phase.PathFor($"{folder}/page_events.csv"), "utc,event,session_id,memory_clerk_name,pages",
             events.Select(e => Csv.Line(BundleCsv.Utc(e.Utc), e.Event, e.SessionId is { } s ? Csv.Number(s) : "", e.MemoryClerkName, Csv.Number(e.Pages))));
-        var series = events
-            .GroupBy(e => (Second: new DateTime(e.Utc.Ticks - e.Utc.Ticks % TimeSpan.TicksPerSecond, DateTimeKind.Utc), e.Event))
-            .OrderBy(g => g.Key.Second)
-            .Select(g => Csv.Line(BundleCsv.Utc(g.Key.Second), g.Key.Event == "page_freed" ? "xe.pages_freed_per_sec" : "xe.pages_allocated_per_sec", Csv.Number(g.Sum(e => e.Pages))));
-        BundleCsv.Append(phase.PathFor(BundlePaths.Series(phase.Name)), "utc,series,value", series);
+        foreach (var g in events.GroupBy(e => (Second: new DateTime(e.Utc.Ticks - e.Utc.Ticks % TimeSpan.TicksPerSecond, DateTimeKind.Utc), e.Event)))
+        {
+            phase.Series.Add(g.Key.Second, g.Key.Event == "page_freed" ? "xe.pages_freed_per_sec" : "xe.pages_allocated_per_sec", g.Sum(e => e.Pages));
+        }
     }
 
     private void CheckFields(XeStream stream, SqlResult fields)

@@ -174,14 +174,15 @@ public sealed class XeSessionBuilder
             parts.Add($"sqlserver.server_principal_name = {SessionFilter.Literal(f.Login)}");
         }
 
+        if (parts.Count == 0)
+        {
+            // No positive filter (attach mode without filters): user sessions only.
+            parts.Add("sqlserver.is_system = 0");
+        }
+
         if (f.ExcludeApplication is not null)
         {
             parts.Add($"sqlserver.client_app_name <> {SessionFilter.Literal(f.ExcludeApplication)}");
-        }
-
-        if (parts.Count == 0)
-        {
-            parts.Add("sqlserver.is_system = 0");
         }
 
         return string.Join(" AND ", parts);
