@@ -1,4 +1,3 @@
-using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.SqlServer.Capture;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
@@ -12,60 +11,12 @@ namespace SqlWaitProbe.Cli.SqlServer;
 public static class SqlServerDryRun
 {
     /// <summary>Records every statement of the capture described by <paramref name="request"/>.</summary>
-    public static async Task<IReadOnlyList<SqlStatement>> RecordAsync(SqlServerCaptureRequest request, CancellationToken cancellationToken)
+    public static Task<IReadOnlyList<SqlStatement>> RecordAsync(SqlServerCaptureRequest request, CancellationToken cancellationToken)
     {
-        var recorder = new RecordingSqlSink("control");
-        var factory = new SqlServerConnectionFactory(request.Connection);
-        recorder.Note($"connect to {factory.DataSource} as Application Name {request.Connection.ApplicationName}"
-            + (request.Capture.Attach ? " (attach mode: master only, no database created)" : $"; workload connections use database {factory.WorkloadDatabase} with Pooling=false"));
-        var capture = new SqlServerCapture(request.Capture,
-            (label, _, _) => Task.FromResult<ISqlCommandSink>(label == "control" ? recorder : recorder.ForConnection(label)),
-            factory.DataSource, factory.WorkloadDatabase);
-        await using (capture)
-        {
-            await capture.PrepareAsync(new Progress<string>(), cancellationToken);
-            foreach (var plan in request.Plan.Phases)
-            {
-                recorder.Note($"phase {plan.Name}: {(request.Capture.Attach ? "no workload" : $"{plan.Threads} session(s)")}");
-                var sessions = new List<IWorkloadSession>();
-                if (capture.Target is { } target)
-                {
-                    sessions.Add(await target.OpenSessionAsync(1, cancellationToken));
-                    if (plan.Threads > 1)
-                    {
-                        recorder.Note($"sessions 2..{plan.Threads} open their own connections and send the same statements as session 1");
-                    }
-                }
-
-                var phase = new PhaseContext(plan.Name, plan.Threads, Path.GetTempPath(), sessions.Select(s => s.Info).ToArray());
-                var collectors = capture.CollectorsFor(phase);
-                foreach (var collector in collectors)
-                {
-                    await collector.StartAsync(phase, cancellationToken);
-                }
-
-                foreach (var session in sessions)
-                {
-                    await session.ExecuteAsync(cancellationToken);
-                    recorder.Note(request.Plan.Iterations is { } n
-                        ? $"each session repeats the workload query {n} times"
-                        : $"each session repeats the workload query until {request.Plan.Duration!.Value.TotalSeconds:0.###} s have passed");
-                    await session.DisposeAsync();
-                }
-
-                if (request.Capture.Attach)
-                {
-                    recorder.Note($"wait {request.Plan.Duration!.Value.TotalSeconds:0.###} s while the existing workload runs");
-                }
-
-                foreach (var collector in collectors)
-                {
-                    await collector.StopAsync(phase, cancellationToken);
-                }
-            }
-        }
-
-        return recorder.Statements;
+        var repeat = request.Capture.Attach
+            ? $"{request.Plan.Duration!.Value.TotalSeconds:0.###} s"
+            : request.Plan.Iterations is { } n ? $"{n} times" : $"until {request.Plan.Duration!.Value.TotalSeconds:0.###} s have passed";
+        return DryRunRecorder.RecordAsync(request.Capture, request.Connection, request.Plan.Phases.Select(p => (p.Name, p.Threads)).ToList(), repeat, cancellationToken);
     }
 
     /// <summary>Prints the statements, then the OS collectors.</summary>
