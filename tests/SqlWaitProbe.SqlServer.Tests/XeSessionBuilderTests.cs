@@ -92,8 +92,8 @@ public sealed class XeSessionBuilderTests
     {
         var sink = new Commands.RecordingSqlSink();
         var cleaner = new XeLeftoverCleaner(sink);
-        Assert.Empty(await cleaner.FindAsync("ab12cd34ef", CancellationToken.None));
-        Assert.Equal(2, await cleaner.RemoveAsync(["probe_1_pages", "probe_2_latches"], CancellationToken.None));
+        Assert.Empty(await cleaner.FindNamesAsync("ab12cd34ef", CancellationToken.None));
+        Assert.Equal(2, await cleaner.RemoveNamesAsync(["probe_1_pages", "probe_2_latches"], CancellationToken.None));
         Assert.Equal(3, sink.Statements.Count);
         Assert.Contains("DROP EVENT SESSION [probe_2_latches] ON SERVER", sink.Statements[2].Text);
     }

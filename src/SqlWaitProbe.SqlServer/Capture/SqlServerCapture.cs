@@ -49,7 +49,7 @@ public sealed class SqlServerCapture : IAsyncDisposable
         if (_settings.XeStreams.Count > 0)
         {
             var cleaner = new XeLeftoverCleaner(_control);
-            await cleaner.RemoveAsync(await cleaner.FindAsync(_settings.RunId, cancellationToken), cancellationToken);
+            await cleaner.RemoveNamesAsync(await cleaner.FindNamesAsync(_settings.RunId, cancellationToken), cancellationToken);
         }
 
         if (_settings.Workload is { } workload)

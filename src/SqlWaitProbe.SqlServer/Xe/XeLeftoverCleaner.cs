@@ -1,4 +1,5 @@
 using Serilog;
+using SqlWaitProbe.Core.Cleanup;
 using SqlWaitProbe.SqlServer.Commands;
 
 namespace SqlWaitProbe.SqlServer.Xe;
@@ -8,19 +9,28 @@ namespace SqlWaitProbe.SqlServer.Xe;
 /// of every capture and for <c>probe cleanup --server</c>. Event files on the server's disk are not
 /// touched: T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
 /// </summary>
-public sealed class XeLeftoverCleaner
+public sealed class XeLeftoverCleaner : ILeftoverCleaner
 {
     private readonly ISqlCommandSink _sink;
 
     /// <summary>Creates a cleaner that sends its statements to <paramref name="sink"/>.</summary>
     public XeLeftoverCleaner(ISqlCommandSink sink) => _sink = sink;
 
-    /// <summary>The query listing probe sessions, other than those of <paramref name="exceptRunId"/>.</summary>
+    /// <inheritdoc />
+    public string Name => "xe-session";
+
+    /// <summary>
+    /// The query listing probe sessions whose capture is gone (no connection with its application name
+    /// <c>SqlWaitProbe-&lt;runId&gt;</c> is open), other than those of <paramref name="exceptRunId"/>.
+    /// </summary>
     public static SqlStatement FindStatement(string? exceptRunId) => new("find leftover probe XE sessions", $"""
         SELECT es.name, CASE WHEN xs.name IS NULL THEN 0 ELSE 1 END AS running
         FROM sys.server_event_sessions AS es
         LEFT OUTER JOIN sys.dm_xe_sessions AS xs ON xs.name = es.name
-        WHERE es.name LIKE N'probe[_]%'{(exceptRunId is null ? "" : $" AND es.name NOT LIKE N'probe[_]{exceptRunId}[_]%'")};
+        WHERE es.name LIKE N'probe[_]%'{(exceptRunId is null ? "" : $" AND es.name NOT LIKE N'probe[_]{exceptRunId}[_]%'")}
+          AND NOT EXISTS (
+              SELECT 1 FROM sys.dm_exec_sessions AS s
+              WHERE s.program_name LIKE N'SqlWaitProbe-%' AND es.name LIKE N'probe[_]' + SUBSTRING(s.program_name, 14, 64) + N'[_]%');
         """);
 
     /// <summary>The statement stopping (when running) and dropping one leftover session.</summary>
@@ -39,15 +49,26 @@ public sealed class XeLeftoverCleaner
             """);
     }
 
-    /// <summary>Names of probe XE sessions on the server other than those of <paramref name="exceptRunId"/>.</summary>
-    public async Task<IReadOnlyList<string>> FindAsync(string? exceptRunId, CancellationToken cancellationToken)
+    /// <inheritdoc />
+    public async Task<IReadOnlyList<Leftover>> FindAsync(CancellationToken cancellationToken) =>
+        (await FindNamesAsync(null, cancellationToken)).Select(n => new Leftover("xe-session", n, $"XE session {n} left on the server by a capture that is gone")).ToList();
+
+    /// <inheritdoc />
+    public async Task<string> RemoveAsync(Leftover leftover, CancellationToken cancellationToken)
+    {
+        await RemoveNamesAsync([leftover.Id], cancellationToken);
+        return $"stopped and dropped XE session {leftover.Id}";
+    }
+
+    /// <summary>Names of orphaned probe XE sessions on the server other than those of <paramref name="exceptRunId"/>.</summary>
+    public async Task<IReadOnlyList<string>> FindNamesAsync(string? exceptRunId, CancellationToken cancellationToken)
     {
         var result = await _sink.QueryAsync(FindStatement(exceptRunId), cancellationToken);
         return result.Rows.Select(r => (string)r[0]!).ToList();
     }
 
     /// <summary>Stops and drops each named session, logging each; returns how many were removed.</summary>
-    public async Task<int> RemoveAsync(IEnumerable<string> names, CancellationToken cancellationToken)
+    public async Task<int> RemoveNamesAsync(IEnumerable<string> names, CancellationToken cancellationToken)
     {
         var removed = 0;
         foreach (var name in names)
