@@ -4,6 +4,7 @@ using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Cli.SqlServer;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Connection;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -14,6 +15,7 @@ public static class CaptureSqlServer
     public static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
         CommandRunner.RunAsync(parse, cancellationToken, async token =>
         {
+            SqlClientCulture.UseInvariant();
             var request = SqlServerCaptureRequest.FromParse(parse, ConsolePrompt.ReadSecret);
             if (request.DryRun)
             {

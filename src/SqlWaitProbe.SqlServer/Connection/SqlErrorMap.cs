@@ -22,7 +22,8 @@ public static class SqlErrorMap
 
     /// <summary>The error for a failed connection or statement.</summary>
     public static EnvironmentProblemException ToEnvironmentProblem(SqlException e, string server, string? login) =>
-        ToEnvironmentProblem(e.Number, server, login, e, e.InnerException is SocketException or Win32Exception);
+        // The managed network layer (Linux, macOS) reports unreachable servers as number 0 with class 20.
+        ToEnvironmentProblem(e.Number, server, login, e, e.InnerException is SocketException or Win32Exception || e.Number == 0 && e.Class >= 20);
 
     /// <summary>The error for SQL Server error <paramref name="number"/> (testable without a server).</summary>
     public static EnvironmentProblemException ToEnvironmentProblem(int number, string server, string? login, Exception? inner = null, bool socketFailure = false)
