@@ -134,11 +134,29 @@ public sealed class XeCollector : ICollector
     {
         var pattern = currentFile is null ? null : XeFiles.PatternOf(currentFile);
         var events = new List<PageEvent>();
-        // The files as the server wrote them are kept when this machine can read them (a local server).
-        _ = pattern is null || _sink!.IsDryRun ? [] : XeFiles.CopyLocal(pattern, phase.PathFor(folder + "/files"));
-        await foreach (var row in _sink!.StreamAsync(_builder!.ReadEventFiles(pattern), CancellationToken.None))
+        // A server on this machine: keep the files as the server wrote them and read them here; else read through the server.
+        var copies = pattern is null || _sink!.IsDryRun ? [] : XeFiles.CopyLocal(pattern, phase.PathFor(folder + "/files"));
+        var readLocally = false;
+        if (copies.Count > 0)
         {
-            events.Add(XeEventXml.ToPageEvent((string)row[1]!, _pagesField));
+            try
+            {
+                events.AddRange(copies.SelectMany(f => XelFileReader.ReadPageEvents(f, _pagesField)));
+                readLocally = true;
+            }
+            catch (Core.Errors.BadInputException e)
+            {
+                Log.Warning("reading the copied event files failed ({Message}); reading them through the server", e.OneLine);
+                events.Clear();
+            }
+        }
+
+        if (!readLocally)
+        {
+            await foreach (var row in _sink!.StreamAsync(_builder!.ReadEventFiles(pattern), CancellationToken.None))
+            {
+                events.Add(XeEventXml.ToPageEvent((string)row[1]!, _pagesField));
+            }
         }
 
         if (_sink!.IsDryRun)
