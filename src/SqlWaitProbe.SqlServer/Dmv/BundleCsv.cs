@@ -3,11 +3,9 @@ using System.Text;
 
 namespace SqlWaitProbe.SqlServer.Dmv;
 
-/// <summary>Writes bundle CSV files safely: to a temporary file moved into place, or appended under a process-wide lock.</summary>
+/// <summary>Writes bundle CSV files safely: to a temporary file moved into place.</summary>
 public static class BundleCsv
 {
-    private static readonly Lock AppendGate = new();
-
     /// <summary>The bundle's UTC time format.</summary>
     public static string Utc(DateTime utc) => utc.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
 
@@ -26,25 +24,5 @@ public static class BundleCsv
         }
 
         File.Move(temp, path, overwrite: true);
-    }
-
-    /// <summary>Appends lines to a CSV other collectors may also write (the header is written when the file is new).</summary>
-    public static void Append(string path, string header, IEnumerable<string> lines)
-    {
-        lock (AppendGate)
-        {
-            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-            var isNew = !File.Exists(path) || new FileInfo(path).Length == 0;
-            using var writer = new StreamWriter(path, true, new UTF8Encoding(false)) { NewLine = "\n" };
-            if (isNew)
-            {
-                writer.WriteLine(header);
-            }
-
-            foreach (var line in lines)
-            {
-                writer.WriteLine(line);
-            }
-        }
     }
 }

@@ -25,7 +25,7 @@ public static class ColumnstoreWorkloads
         {
             Name = "cci-insert",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"Each session inserts all {rows:N0} rows of a 10-column BIGINT staging heap (sequential values) into the same clustered columnstore table, MAXDOP 1; the target is emptied at setup.",
+            Summary = $"Each session inserts all {ScaledCount.Grouped(rows)} rows of a 10-column BIGINT staging heap (sequential values) into the same clustered columnstore table, MAXDOP 1; the target is emptied at setup.",
             KnownToShow = "Run time grows several-fold with sessions while waits, latches and spinlocks explain little: CPU goes to privileged time returning query-memory pages to the OS during compression (page_freed on MEMORYCLERK_SQLQERESERVATIONS, SOS_MemoryWorkSpace::FreePage).",
             Setup = [source.SetupBatch(), $"DROP TABLE IF EXISTS {target.Name};\n{target.CreateStatement()}"],
             Query = $"INSERT INTO dbo.probe_cci_target ({names}) SELECT {names} FROM dbo.probe_cci_source OPTION (MAXDOP 1);",
@@ -68,7 +68,7 @@ public static class ColumnstoreWorkloads
         {
             Name = "cci-etl",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"Each execution claims the next of {tables} target columnstore tables with NEXT VALUE FOR a cycling sequence, empties it and loads the {rows:N0}-row, 50-column all-zero SMALLINT source into it (MAXDOP 1).",
+            Summary = $"Each execution claims the next of {tables} target columnstore tables with NEXT VALUE FOR a cycling sequence, empties it and loads the {ScaledCount.Grouped(rows)}-row, 50-column all-zero SMALLINT source into it (MAXDOP 1).",
             KnownToShow = "Large concurrent CCI loads stop scaling on RESERVED_MEMORY_ALLOCATION_EXT waits with high privileged CPU (conventional memory model; trace flag 834 relieves it).",
             Setup = [source.SetupBatch(), targets, sequence],
             Query = $"""

@@ -16,6 +16,9 @@ public static class ScaledCount
         return Math.Max(minimum, (long)Math.Round(fullSize * scale, MidpointRounding.AwayFromZero));
     }
 
+    /// <summary>A whole number with invariant thousands separators, for summaries (11,000,000).</summary>
+    public static string Grouped(long value) => value.ToString("N0", CultureInfo.InvariantCulture);
+
     /// <summary>The invariant text of a whole number, for substitution into T-SQL.</summary>
     public static string Text(long value) => value.ToString(CultureInfo.InvariantCulture);
 }

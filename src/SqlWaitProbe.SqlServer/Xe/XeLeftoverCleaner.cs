@@ -9,12 +9,39 @@ namespace SqlWaitProbe.SqlServer.Xe;
 /// of every capture and for <c>probe cleanup --server</c>. Event files on the server's disk are not
 /// touched: T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
 /// </summary>
-public sealed class XeLeftoverCleaner : ILeftoverCleaner
+public sealed class XeLeftoverCleaner : ILeftoverCleaner, IAsyncDisposable
 {
     private readonly ISqlCommandSink _sink;
+    private readonly bool _ownsSink;
 
-    /// <summary>Creates a cleaner that sends its statements to <paramref name="sink"/>.</summary>
-    public XeLeftoverCleaner(ISqlCommandSink sink) => _sink = sink;
+    /// <summary>Creates a cleaner that sends its statements to <paramref name="sink"/> (not disposed by the cleaner).</summary>
+    public XeLeftoverCleaner(ISqlCommandSink sink)
+        : this(sink, ownsSink: false)
+    {
+    }
+
+    private XeLeftoverCleaner(ISqlCommandSink sink, bool ownsSink)
+    {
+        _sink = sink;
+        _ownsSink = ownsSink;
+    }
+
+    /// <summary>Connects to the server of <c>probe cleanup --server</c> (database master) and returns a cleaner that owns the connection.</summary>
+    public static async Task<XeLeftoverCleaner> OpenAsync(Connection.SqlServerConnectionSettings settings, CancellationToken cancellationToken)
+    {
+        Connection.SqlClientCulture.UseInvariant();
+        var factory = new Connection.SqlServerConnectionFactory(settings);
+        return new XeLeftoverCleaner(new SqlConnectionSink(await factory.OpenAsync("master", pooling: false, cancellationToken)), ownsSink: true);
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        if (_ownsSink && _sink is IAsyncDisposable disposable)
+        {
+            await disposable.DisposeAsync();
+        }
+    }
 
     /// <inheritdoc />
     public string Name => "xe-session";
