@@ -30,6 +30,29 @@ internal static class TSqlAssert
         return visitor.Types;
     }
 
+    /// <summary>The literal batches passed to <c>sys.sp_executesql</c> (dynamic SQL the outer parse does not see).</summary>
+    public static IReadOnlyList<string> DynamicSql(TSqlFragment fragment)
+    {
+        var visitor = new DynamicSqlCollector();
+        fragment.Accept(visitor);
+        return visitor.Batches;
+    }
+
+    private sealed class DynamicSqlCollector : TSqlFragmentVisitor
+    {
+        public List<string> Batches { get; } = [];
+
+        public override void Visit(ExecutableProcedureReference node)
+        {
+            var name = node.ProcedureReference?.ProcedureReference?.Name?.BaseIdentifier?.Value;
+            if (string.Equals(name, "sp_executesql", StringComparison.OrdinalIgnoreCase)
+                && node.Parameters.Count > 0 && node.Parameters[0].ParameterValue is StringLiteral literal)
+            {
+                Batches.Add(literal.Value);
+            }
+        }
+    }
+
     private sealed class StatementCollector : TSqlFragmentVisitor
     {
         public List<string> Types { get; } = [];

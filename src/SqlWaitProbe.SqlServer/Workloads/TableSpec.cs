@@ -44,17 +44,21 @@ public sealed record TableSpec(string Name, IReadOnlyList<(string Name, string T
             """;
     }
 
-    /// <summary>The whole setup batch: reuse when the predicate holds, else drop, create and populate.</summary>
+    /// <summary>
+    /// The whole setup batch: reuse when the predicate holds, else drop, create and populate. Create and
+    /// populate run as dynamic SQL so the batch compiles even when an old table of another shape still exists.
+    /// </summary>
     public string SetupBatch() => $"""
         IF {ReusePredicate()}
             PRINT N'{Name}: reusing {ScaledCount.Text(Rows)} rows';
         ELSE
         BEGIN
             DROP TABLE IF EXISTS {Name};
-            {CreateStatement()}
-            {Populate.Trim()}
-        END;
+            EXEC sys.sp_executesql {Unicode(CreateStatement())};
+        {(Populate.Trim().Length == 0 ? "" : $"    EXEC sys.sp_executesql {Unicode(Populate.Trim())};\n")}END;
         """;
+
+    private static string Unicode(string sql) => "N'" + sql.Replace("'", "''", StringComparison.Ordinal) + "'";
 
     private static string ColumnCheck(string name, string type)
     {
