@@ -124,7 +124,7 @@ public sealed class DmvCollector : ICollector
             {
                 await SnapshotAsync(cancellationToken);
             }
-            catch (Microsoft.Data.SqlClient.SqlException e)
+            catch (Microsoft.Data.SqlClient.SqlException e) when (!cancellationToken.IsCancellationRequested)
             {
                 // One lost snapshot only widens an interval; keep going and report it.
                 _failedSnapshots++;
