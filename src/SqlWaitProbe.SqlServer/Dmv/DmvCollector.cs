@@ -73,8 +73,9 @@ public sealed class DmvCollector : ICollector
             {
                 await _loop!;
             }
-            catch (OperationCanceledException)
+            catch (Exception e) when (e is OperationCanceledException or Microsoft.Data.SqlClient.SqlException)
             {
+                // The loop was stopped mid-snapshot; the closing snapshot below covers the interval.
             }
 
             _loopStop.Dispose();
