@@ -1,10 +1,123 @@
 using System.CommandLine;
+using System.Text.Json;
+using Spectre.Console;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Postgres.Workloads;
+using SqlWaitProbe.SqlServer.Workloads;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary>The <c>probe workloads</c> command (placeholder until its issue lands).</summary>
+/// <summary><c>probe workloads list|show</c>: the built-in workloads with the exact SQL they run.</summary>
 public static class WorkloadsCommand
 {
+    private static readonly Option<string?> Engine = new("--engine", "-e") { Description = "Only this engine's workloads: postgres or sqlserver." };
+    private static readonly Option<string> Format = new("--format") { Description = "Output format: table or json.", DefaultValueFactory = _ => "table" };
+    private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for (default per engine)." };
+
     /// <summary>Builds the command.</summary>
-    public static Command Create() => new("workloads", "(not built yet)");
+    public static Command Create()
+    {
+        var command = new Command("workloads", "List the built-in workloads or show one with its exact SQL.");
+        var list = new Command("list", "List the workloads: name, engine, what each does and what it is known to show.");
+        var show = new Command("show", "Show one workload with the exact setup, session and query SQL it runs.");
+        var name = new Argument<string>("name") { Description = "Workload name, e.g. hashbytes." };
+        show.Arguments.Add(name);
+        foreach (var c in new[] { list, show })
+        {
+            c.Options.Add(Engine);
+            c.Options.Add(Format);
+            c.Options.Add(Scale);
+            command.Subcommands.Add(c);
+        }
+
+        list.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        {
+            var workloads = Catalog(parse);
+            if (IsJson(parse))
+            {
+                Console.Out.WriteLine(JsonSerializer.Serialize(workloads, ProbeJson.Options));
+                return Task.FromResult(0);
+            }
+
+            var table = new Table().AddColumn("name").AddColumn("engine").AddColumn("what it does").AddColumn("known to show");
+            foreach (var w in workloads)
+            {
+                table.AddRow(Markup.Escape(w.Name), w.Engine, Markup.Escape(w.Summary), Markup.Escape(w.KnownToShow));
+            }
+
+            Output().Write(table);
+            return Task.FromResult(0);
+        }));
+        show.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        {
+            var wanted = parse.GetValue(name)!;
+            var matches = Catalog(parse).Where(w => string.Equals(w.Name, wanted, StringComparison.OrdinalIgnoreCase)).ToArray();
+            if (matches.Length == 0)
+            {
+                throw new BadInputException($"no workload named '{wanted}'; see 'probe workloads list'");
+            }
+
+            if (IsJson(parse))
+            {
+                Console.Out.WriteLine(JsonSerializer.Serialize(matches, ProbeJson.Options));
+                return Task.FromResult(0);
+            }
+
+            foreach (var w in matches)
+            {
+                Console.Out.WriteLine($"{w.Name} ({w.Engine}): {w.Summary}");
+                Console.Out.WriteLine($"Known to show: {w.KnownToShow}");
+                Console.Out.WriteLine("-- setup (run once, idempotent)");
+                foreach (var s in w.Setup)
+                {
+                    Console.Out.WriteLine(s.Trim() + ";");
+                }
+
+                if (w.SessionSetup.Count > 0)
+                {
+                    Console.Out.WriteLine("-- on each new session");
+                    foreach (var s in w.SessionSetup)
+                    {
+                        Console.Out.WriteLine(s.Trim() + ";");
+                    }
+                }
+
+                Console.Out.WriteLine("-- every execution");
+                Console.Out.WriteLine(w.Query.Trim() + ";");
+            }
+
+            return Task.FromResult(0);
+        }));
+        return command;
+    }
+
+    private static IReadOnlyList<WorkloadDefinition> Catalog(ParseResult parse)
+    {
+        var engine = parse.GetValue(Engine)?.ToLowerInvariant();
+        var scale = parse.GetValue(Scale);
+        return engine switch
+        {
+            "postgres" => PostgresWorkloadCatalog.Create(scale ?? PostgresWorkloadCatalog.DefaultScale),
+            "sqlserver" => SqlServerWorkloadCatalog.Create(scale ?? 1.0),
+            null => [.. SqlServerWorkloadCatalog.Create(scale ?? 1.0), .. PostgresWorkloadCatalog.Create(scale ?? PostgresWorkloadCatalog.DefaultScale)],
+            _ => throw new BadInputException($"--engine '{engine}' is not known; use postgres or sqlserver"),
+        };
+    }
+
+    private static bool IsJson(ParseResult parse) => (parse.GetValue(Format) ?? "table").ToLowerInvariant() switch
+    {
+        "json" => true,
+        "table" => false,
+        var f => throw new BadInputException($"--format '{f}' is not known; use table or json"),
+    };
+
+    private static IAnsiConsole Output() => AnsiConsole.Create(new AnsiConsoleSettings
+    {
+        Out = new AnsiConsoleOutput(Console.Out),
+        Ansi = Console.IsOutputRedirected ? AnsiSupport.No : AnsiSupport.Detect,
+        ColorSystem = Console.IsOutputRedirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
+    });
 }

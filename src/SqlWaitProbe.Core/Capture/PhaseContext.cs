@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+
 namespace SqlWaitProbe.Core.Capture;
 
 /// <summary>What collectors know about the phase they are collecting for.</summary>
@@ -29,6 +31,12 @@ public sealed class PhaseContext
 
     /// <summary>Set by the runner when the last session has stopped.</summary>
     public DateTime EndUtc { get; set; }
+
+    /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
+    public PhaseSeries Series { get; } = new();
+
+    /// <summary>Per-session CPU accounting keyed by driver session number; the runner writes it to <c>sessions.csv</c>.</summary>
+    public ConcurrentDictionary<int, SessionCpuTime> SessionCpu { get; } = new();
 
     /// <summary>Absolute path of a bundle-relative file, creating its folder.</summary>
     public string PathFor(string relative)

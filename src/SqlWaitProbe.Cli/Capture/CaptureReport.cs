@@ -1,0 +1,31 @@
+using System.Globalization;
+using SqlWaitProbe.Core.Bundle;
+
+namespace SqlWaitProbe.Cli.Capture;
+
+/// <summary>Prints the end of a capture: bundle path, per-phase throughput and latency, report path.</summary>
+public static class CaptureReport
+{
+    /// <summary>Writes the summary to <paramref name="output"/>.</summary>
+    public static void Print(CaptureOutcome outcome, TextWriter output)
+    {
+        output.WriteLine($"bundle: {outcome.BundleRoot} ({outcome.Status}{(outcome.Reason is null ? "" : ": " + outcome.Reason)})");
+        if (outcome.Phases.Count > 0)
+        {
+            output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead");
+            foreach (var p in outcome.Phases)
+            {
+                var ratio = p.Overhead.Ratio is { } r ? r.ToString("0.000", CultureInfo.InvariantCulture) : "n/a";
+                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00}  {9}",
+                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max, ratio));
+            }
+        }
+
+        output.WriteLine(outcome.ReportFolder is null
+            ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
+            : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
+    }
+
+    /// <summary>The exit code of a finished capture: 0 complete, 130 interrupted.</summary>
+    public static int ExitCode(CaptureOutcome outcome) => outcome.Status == BundleStatus.Complete ? 0 : outcome.Status == BundleStatus.Interrupted ? 130 : 1;
+}

@@ -1,0 +1,201 @@
+using Serilog;
+using SqlWaitProbe.Cli.Capture;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Linux.Proc;
+using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.Workload.Capture;
+
+namespace SqlWaitProbe.Cli.SqlServer;
+
+/// <summary>
+/// A SQL Server capture from start to end: bundle and log, preflight, leftover XE cleanup, workload setup,
+/// the phases (through the engine-neutral runner) or the attach window, the manifest, then analysis.
+/// XE sessions are dropped on success, error and Ctrl+C.
+/// </summary>
+public static class SqlServerCaptureRun
+{
+    /// <summary>Runs the capture.</summary>
+    public static async Task<CaptureOutcome> RunAsync(SqlServerCaptureRequest request, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var factory = new SqlServerConnectionFactory(request.Connection);
+        var writer = new BundleWriter(request.Output);
+        using var signals = new CaptureSignals(PerfRecordCollector.KillAll);
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
+        cancel.CancelAfter(request.MaxDuration);
+        CaptureLog.Start(writer.PathFor(BundlePaths.Log), request.Verbose);
+        var settings = request.Capture;
+        Log.Information("capture {RunId} on {Server} ({Workload}) into {Bundle}", settings.RunId, factory.DataSource, settings.Workload?.Name ?? "attach", writer.Root);
+        var manifest = new CaptureManifest(writer, new BundleManifest
+        {
+            ToolVersion = typeof(SqlServerCaptureRun).Assembly.GetName().Version?.ToString(3) ?? "0.0.0",
+            RunId = settings.RunId,
+            Host = Environment.MachineName,
+            Os = $"{System.Runtime.InteropServices.RuntimeInformation.OSDescription} {System.Runtime.InteropServices.RuntimeInformation.OSArchitecture.ToString().ToLowerInvariant()}",
+            LogicalCpus = Environment.ProcessorCount,
+            Engine = "sqlserver",
+            ServerProcess = "sqlservr",
+            Workload = settings.Workload?.Name ?? "attach",
+            Options = request.Options,
+            StartUtc = DateTime.UtcNow,
+        });
+
+        async Task<ISqlCommandSink> Open(string label, string? database, CancellationToken ct)
+        {
+            // One connection per sink and no pooling: a pooled reset would clear session wait stats.
+            var connection = await factory.OpenAsync(database ?? "master", pooling: false, ct);
+            Log.Debug("opened {Label} connection", label);
+            return new SqlConnectionSink(connection);
+        }
+
+        var status = BundleStatus.Failed;
+        string? reason = null;
+        IReadOnlyList<PhaseSummary> phases = [];
+        Exception? failure = null;
+        var capture = new SqlServerCapture(settings, Open, factory.DataSource, factory.WorkloadDatabase);
+        try
+        {
+            var token = cancel.Token;
+            await capture.PrepareAsync(progress, token);
+            var server = capture.Server!;
+            manifest.Update(m => m with { ServerVersion = $"{server.ProductVersion} ({server.VersionText})" });
+            progress.Report($"SQL Server {server.ProductVersion} as {server.Login}");
+            var local = OsCollectorPlan.IsLocal(factory.DataSource);
+            if (settings.Workload is { } workload)
+            {
+                WriteWorkloadSql(writer, workload);
+                var runner = new CaptureRunner(capture.Target!, request.Plan, phase => [.. capture.CollectorsFor(phase), .. OsCollectors(request, local)], manifest, progress);
+                phases = await runner.RunAsync(token);
+            }
+            else
+            {
+                await AttachAsync(request, capture, manifest, progress, token);
+            }
+
+            status = BundleStatus.Complete;
+        }
+        catch (OperationCanceledException) when (cancel.IsCancellationRequested)
+        {
+            status = BundleStatus.Interrupted;
+            reason = signals.Reason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration");
+        }
+        catch (Exception e)
+        {
+            reason = SqlServerConnectionFactory.Redact(e is EnvironmentProblemException env ? env.OneLine : e is BadInputException bad ? bad.OneLine : e.Message.Split('\n')[0]);
+            Log.Debug(e, "capture failed");
+            failure = e;
+        }
+        finally
+        {
+            progress.Report("dropping the probe's XE sessions and closing connections");
+            await capture.DisposeAsync();
+            Log.Information("capture ended: {Status} {Reason}", status, reason);
+            await CaptureLog.StopAsync(request.Verbose);
+            manifest.Finish(status, reason);
+        }
+
+        if (failure is not null)
+        {
+            throw failure is EnvironmentProblemException or BadInputException ? failure : new EnvironmentProblemException("capture failed: " + reason, null, failure);
+        }
+
+        var (reportFolder, findings) = request.NoAnalyze
+            ? (null, (IReadOnlyList<string>)[])
+            : await Cli.Capture.Analysis.RunAsync(writer.Root, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+        return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, null);
+    }
+
+    private static async Task AttachAsync(SqlServerCaptureRequest request, SqlServerCapture capture, CaptureManifest manifest, IProgress<string> progress, CancellationToken token)
+    {
+        var phase = new PhaseContext("attach", 0, manifest.Writer.Root, []);
+        var collectors = new List<ICollector>([.. capture.CollectorsFor(phase), .. OsCollectors(request, OsCollectorPlan.IsLocal(new SqlServerConnectionFactory(request.Connection).DataSource))]);
+        var started = new List<ICollector>();
+        var outcomes = new List<CollectorOutcome>();
+        foreach (var c in collectors)
+        {
+            try
+            {
+                await c.StartAsync(phase, token);
+                started.Add(c);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, SqlServerConnectionFactory.Redact(e.Message)));
+            }
+        }
+
+        phase.StartUtc = DateTime.UtcNow;
+        var duration = request.Plan.Duration ?? TimeSpan.FromSeconds(30);
+        progress.Report($"attached: collecting for {duration.TotalSeconds:0} s");
+        var interrupted = false;
+        try
+        {
+            await Task.Delay(duration, token);
+        }
+        catch (OperationCanceledException)
+        {
+            interrupted = true;
+        }
+
+        phase.EndUtc = DateTime.UtcNow;
+        using var budget = new CancellationTokenSource(TimeSpan.FromMinutes(interrupted ? 0.1 : 3));
+        foreach (var c in started)
+        {
+            try
+            {
+                outcomes.Add(await c.StopAsync(phase, budget.Token));
+            }
+            catch (Exception e)
+            {
+                outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, SqlServerConnectionFactory.Redact(e.Message)));
+            }
+        }
+
+        PhaseFiles.WriteSeries(phase, [], 0, phase.StartUtc);
+        manifest.AddPhase(new BundlePhase { Name = phase.Name, Threads = 0, StartUtc = phase.StartUtc, EndUtc = phase.EndUtc }, outcomes);
+        token.ThrowIfCancellationRequested();
+    }
+
+    private static IEnumerable<ICollector> OsCollectors(SqlServerCaptureRequest request, bool local)
+    {
+        var cpu = OsCollectorPlan.CpuCollector(request.Cpu);
+        if (!OperatingSystem.IsLinux())
+        {
+            yield return new NotRunCollector("cpu", CollectorStatus.Skipped, "ETW and PDH collectors are wired by the Windows build of the capture");
+            yield break;
+        }
+
+        yield return new OsCountersCollector();
+        if (cpu == "none")
+        {
+            yield return new NotRunCollector("perf", CollectorStatus.Skipped, "--cpu none");
+        }
+        else if (!local)
+        {
+            yield return new NotRunCollector("perf", CollectorStatus.Skipped, "the server is on another machine: its sqlservr process is not sampled here");
+        }
+        else if (PerfAvailability.Problem() is { } problem)
+        {
+            yield return new NotRunCollector("perf", CollectorStatus.Failed, problem);
+        }
+        else
+        {
+            yield return new PerfRecordCollector(new PerfRecordOptions { RunId = request.Capture.RunId, SampleHz = request.SampleHz, MaxMegabytes = request.MaxPerfMegabytes });
+        }
+    }
+
+    private static void WriteWorkloadSql(BundleWriter writer, WorkloadDefinition workload)
+    {
+        var text = $"-- workload {workload.Name}: {workload.Summary}\n-- known to show: {workload.KnownToShow}\n-- setup (idempotent)\n"
+            + string.Concat(workload.Setup.Select(s => s.Trim() + "\nGO\n"))
+            + "-- session setup\n" + string.Concat(workload.SessionSetup.Select(s => s.Trim() + "\nGO\n"))
+            + "-- query (every execution)\n" + workload.Query.Trim() + "\nGO\n";
+        var path = writer.PathFor(BundlePaths.WorkloadSql);
+        File.WriteAllText(path + ".tmp", text);
+        File.Move(path + ".tmp", path, overwrite: true);
+    }
+}

@@ -1,0 +1,222 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO.Compression;
+using System.Text.RegularExpressions;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Linux.Perf;
+
+namespace SqlWaitProbe.Linux.PerfRecord;
+
+/// <summary>
+/// CPU stacks of every process for the phase window: <c>perf record -a -g -F HZ</c> as a child process, stopped
+/// with SIGINT so it finishes its file, then <c>perf script</c> into <c>cpu/perf.script.gz</c> and the
+/// normaliser into the bundle's stack files.
+/// </summary>
+public sealed partial class PerfRecordCollector : ICollector
+{
+    private static readonly ConcurrentDictionary<int, string> Running = new();
+    private readonly PerfRecordOptions _options;
+    private Process? _perf;
+    private string? _dataPath;
+    private string? _pidFile;
+    private string? _stderrPath;
+    private Stopwatch? _window;
+
+    /// <summary>Creates the collector.</summary>
+    public PerfRecordCollector(PerfRecordOptions options)
+    {
+        _options = options;
+    }
+
+    /// <inheritdoc />
+    public string Name => "perf";
+
+    /// <summary>Kills every perf child this process started (forced exit); they are then reported by <c>probe cleanup</c> no more.</summary>
+    public static void KillAll()
+    {
+        foreach (var (pid, pidFile) in Running)
+        {
+            Signals.Send(pid, Signals.Kill);
+            File.Delete(pidFile);
+        }
+    }
+
+    /// <inheritdoc />
+    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        Directory.CreateDirectory(_options.WorkFolder);
+        _dataPath = Path.Combine(_options.WorkFolder, $"probe-perf-{_options.RunId}-{phase.Name}.data");
+        _stderrPath = _dataPath + ".log";
+        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var a in new[] { "record", "-a", "-g", "-F", _options.SampleHz.ToString(CultureInfo.InvariantCulture), "-o", _dataPath, $"--max-size={_options.MaxMegabytes}M" })
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        _perf = Process.Start(info) ?? throw new InvalidOperationException("perf record did not start");
+        _perf.StandardInput.Close();
+        _ = CopyToFileAsync(_perf.StandardError, _stderrPath);
+        _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        _pidFile = PerfPidFile.PathFor(_options.RunId, phase.Name);
+        new PerfPidFile { RunId = _options.RunId, ProbePid = Environment.ProcessId, PerfPid = _perf.Id, DataPath = _dataPath }.Write(_pidFile);
+        Running[_perf.Id] = _pidFile;
+
+        // perf writes its header once its events are open: from then on the window is being sampled.
+        var waited = Stopwatch.StartNew();
+        while (!(File.Exists(_dataPath) && new FileInfo(_dataPath).Length > 0) && waited.Elapsed < TimeSpan.FromSeconds(5))
+        {
+            if (_perf.HasExited)
+            {
+                throw new InvalidOperationException($"perf record exited at once (exit {_perf.ExitCode}): {LastLine(_stderrPath)}");
+            }
+
+            await Task.Delay(20, cancellationToken);
+        }
+
+        _window = Stopwatch.StartNew();
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        if (_perf is null || _dataPath is null || _window is null)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
+        }
+
+        var seconds = _window.Elapsed.TotalSeconds;
+        var stoppedItself = _perf.HasExited;
+        try
+        {
+            if (!stoppedItself)
+            {
+                Signals.Send(_perf.Id, Signals.Interrupt);
+                using var wait = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                wait.CancelAfter(TimeSpan.FromSeconds(10));
+                try
+                {
+                    await _perf.WaitForExitAsync(wait.Token);
+                }
+                catch (OperationCanceledException)
+                {
+                    Signals.Send(_perf.Id, Signals.Kill);
+                    return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record did not stop on SIGINT and was killed; its data is lost");
+                }
+            }
+
+            var lost = ParseLost(_stderrPath);
+            var scriptPath = phase.PathFor(BundlePaths.PerfScript(phase.Name));
+            await WritePerfScriptAsync(_dataPath, scriptPath, cancellationToken);
+            var problems = new List<string>();
+            if (stoppedItself)
+            {
+                problems.Add($"perf stopped early: its data reached --max-perf-mb ({_options.MaxMegabytes} MB) or it failed ({LastLine(_stderrPath)})");
+            }
+
+            try
+            {
+                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds);
+            }
+            catch (NotSupportedException e)
+            {
+                problems.Add("perf.script.gz written but not normalised: " + e.Message);
+            }
+
+            return new CollectorOutcome(Name, problems.Count == 0 ? CollectorStatus.Ok : CollectorStatus.Partial, lost, problems.Count == 0 ? null : string.Join("; ", problems));
+        }
+        finally
+        {
+            Running.TryRemove(_perf.Id, out _);
+            TryDelete(_dataPath);
+            TryDelete(_dataPath + ".old");
+            TryDelete(_stderrPath);
+            TryDelete(_pidFile);
+            _perf.Dispose();
+        }
+    }
+
+    private static async Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
+        foreach (var a in new[] { "script", "-i", dataPath })
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        using var script = Process.Start(info) ?? throw new InvalidOperationException("perf script did not start");
+        script.StandardInput.Close();
+        var errors = script.StandardError.ReadToEndAsync(CancellationToken.None);
+        var temp = scriptPath + ".tmp";
+        try
+        {
+            await using (var file = File.Create(temp))
+            await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+            {
+                await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+            }
+
+            await script.WaitForExitAsync(cancellationToken);
+        }
+        catch (OperationCanceledException)
+        {
+            script.Kill();
+            TryDelete(temp);
+            throw new InvalidOperationException("perf script did not finish in time; the phase has no stacks");
+        }
+
+        if (script.ExitCode != 0)
+        {
+            TryDelete(temp);
+            throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
+        }
+
+        File.Move(temp, scriptPath, overwrite: true);
+    }
+
+    private static async Task CopyToFileAsync(StreamReader reader, string path)
+    {
+        await using var writer = new StreamWriter(path);
+        while (await reader.ReadLineAsync() is { } line)
+        {
+            await writer.WriteLineAsync(line);
+        }
+    }
+
+    private static long ParseLost(string? stderrPath)
+    {
+        if (stderrPath is null || !File.Exists(stderrPath))
+        {
+            return 0;
+        }
+
+        long lost = 0;
+        foreach (Match m in LostPattern().Matches(File.ReadAllText(stderrPath)))
+        {
+            lost += long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture);
+        }
+
+        return lost;
+    }
+
+    private static string LastLine(string? path) =>
+        path is not null && File.Exists(path) ? File.ReadAllLines(path).LastOrDefault(l => l.Trim().Length > 0)?.Trim() ?? "" : "";
+
+    private static void TryDelete(string? path)
+    {
+        try
+        {
+            if (path is not null)
+            {
+                File.Delete(path);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+        }
+    }
+
+    [GeneratedRegex(@"lost (\d+) chunks", RegexOptions.IgnoreCase)]
+    private static partial Regex LostPattern();
+}

@@ -1,0 +1,20 @@
+namespace SqlWaitProbe.Linux.PerfRecord;
+
+/// <summary>How CPU stacks are sampled during each phase.</summary>
+public sealed record PerfRecordOptions
+{
+    /// <summary>Sampling frequency (<c>perf record -F</c>).</summary>
+    public int SampleHz { get; init; } = 997;
+
+    /// <summary>Largest perf data file per phase, in MB (<c>--max-size</c>).</summary>
+    public int MaxMegabytes { get; init; } = 1024;
+
+    /// <summary>The capture's run id (names the pid file <c>probe cleanup</c> reads).</summary>
+    public required string RunId { get; init; }
+
+    /// <summary>Folder for the raw perf data (deleted after <c>perf script</c>).</summary>
+    public string WorkFolder { get; init; } = Path.GetTempPath();
+
+    /// <summary>Logical CPUs of the machine, for the sampling coverage.</summary>
+    public int LogicalCpus { get; init; } = Environment.ProcessorCount;
+}

@@ -1,0 +1,103 @@
+using Npgsql;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+
+namespace SqlWaitProbe.Postgres.Collectors;
+
+/// <summary>Once a second, <c>pg_stat_database</c> of the workload's database: deltas as <c>db.&lt;counter&gt;_per_sec</c> series.</summary>
+public sealed class PgStatDatabaseCollector : ICollector
+{
+    private static readonly string[] Counters =
+        ["xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "temp_files", "temp_bytes", "deadlocks"];
+
+    private readonly string _connectionString;
+    private CancellationTokenSource? _stop;
+    private Task? _loop;
+    private string? _error;
+    private long _reads;
+
+    /// <summary>Creates the collector for the database of <paramref name="connectionString"/>.</summary>
+    public PgStatDatabaseCollector(string connectionString)
+    {
+        _connectionString = connectionString;
+    }
+
+    /// <inheritdoc />
+    public string Name => "pg-stat-database";
+
+    /// <inheritdoc />
+    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        var first = await ReadAsync(connection, cancellationToken);
+        _stop = new CancellationTokenSource();
+        var token = _stop.Token;
+        _loop = Task.Run(() => LoopAsync(connection, first, phase, token), CancellationToken.None);
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        if (_stop is null || _loop is null)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
+        }
+
+        await _stop.CancelAsync();
+        await _loop.WaitAsync(cancellationToken);
+        return new CollectorOutcome(Name, _error is null ? CollectorStatus.Ok : _reads > 0 ? CollectorStatus.Partial : CollectorStatus.Failed, 0, _error);
+    }
+
+    private async Task LoopAsync(NpgsqlConnection connection, (DateTime Utc, long[] Values) last, PhaseContext phase, CancellationToken token)
+    {
+        await using (connection)
+        {
+            using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+            try
+            {
+                while (await timer.WaitForNextTickAsync(token))
+                {
+                    var now = await ReadAsync(connection, token);
+                    var seconds = (now.Utc - last.Utc).TotalSeconds;
+                    if (seconds > 0)
+                    {
+                        for (var i = 0; i < Counters.Length; i++)
+                        {
+                            phase.Series.Add(now.Utc, "db." + Counters[i] + "_per_sec", (now.Values[i] - last.Values[i]) / seconds);
+                        }
+                    }
+
+                    last = now;
+                    _reads++;
+                }
+            }
+            catch (OperationCanceledException)
+            {
+            }
+            catch (NpgsqlException e)
+            {
+                _error = "pg_stat_database reads stopped: " + e.Message;
+            }
+        }
+    }
+
+    private static async Task<(DateTime Utc, long[] Values)> ReadAsync(NpgsqlConnection connection, CancellationToken token)
+    {
+        // Statistics are cached per transaction; clear the snapshot so each read is fresh.
+        await using var cmd = new NpgsqlCommand(
+            "SELECT pg_stat_clear_snapshot(); SELECT " + string.Join(", ", Counters.Select(c => c + "::bigint")) + " FROM pg_stat_database WHERE datname = current_database()", connection);
+        await using var reader = await cmd.ExecuteReaderAsync(token);
+        await reader.NextResultAsync(token);
+        var values = new long[Counters.Length];
+        if (await reader.ReadAsync(token))
+        {
+            for (var i = 0; i < values.Length; i++)
+            {
+                values[i] = reader.IsDBNull(i) ? 0 : reader.GetInt64(i);
+            }
+        }
+
+        return (DateTime.UtcNow, values);
+    }
+}

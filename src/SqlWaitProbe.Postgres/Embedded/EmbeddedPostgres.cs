@@ -1,0 +1,296 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using Npgsql;
+using Serilog;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Postgres.Embedded;
+
+/// <summary>
+/// A throw-away PostgreSQL server for one capture: <c>initdb</c> into <c>probe-pg-RUNID</c> in the temp folder,
+/// started with <c>pg_ctl</c> on a private Unix socket folder and a free 127.0.0.1 port, stopped and deleted on
+/// dispose. As root it runs as the unprivileged <c>postgres</c> user (the server refuses root).
+/// </summary>
+public sealed class EmbeddedPostgres : IAsyncDisposable
+{
+    /// <summary>Prefix of every embedded server folder.</summary>
+    public const string FolderPrefix = "probe-pg-";
+
+    private const string ServiceUser = "postgres";
+    private int _disposed;
+
+    private EmbeddedPostgres(string runId, string root, string binFolder, string? runAs)
+    {
+        RunId = runId;
+        RootFolder = root;
+        BinFolder = binFolder;
+        RunAs = runAs;
+    }
+
+    /// <summary>The capture's run id, part of the folder name.</summary>
+    public string RunId { get; }
+
+    /// <summary>The server's folder (data, socket, log, marker).</summary>
+    public string RootFolder { get; }
+
+    /// <summary>The data folder.</summary>
+    public string DataFolder => Path.Combine(RootFolder, "data");
+
+    /// <summary>The private Unix socket folder.</summary>
+    public string SocketFolder => Path.Combine(RootFolder, "socket");
+
+    /// <summary>The server log file.</summary>
+    public string LogFile => Path.Combine(RootFolder, "server.log");
+
+    /// <summary>The folder of initdb, pg_ctl and postgres.</summary>
+    public string BinFolder { get; }
+
+    /// <summary>OS user the server runs as, or null for the probe's own user.</summary>
+    public string? RunAs { get; }
+
+    /// <summary>TCP port on 127.0.0.1.</summary>
+    public int Port { get; private set; }
+
+    /// <summary>Process id of the postmaster.</summary>
+    public int? ServerPid { get; private set; }
+
+    /// <summary>True when <c>pg_wait_sampling</c> was preloaded and created.</summary>
+    public bool HasWaitSampling { get; private set; }
+
+    /// <summary>The server settings chosen for the capture (recorded in the manifest).</summary>
+    public IReadOnlyDictionary<string, string> Settings { get; private set; } = new Dictionary<string, string>();
+
+    /// <summary>Connection string over the private Unix socket, user <c>postgres</c>, database <c>postgres</c>.</summary>
+    public string ConnectionString => new NpgsqlConnectionStringBuilder
+    {
+        Host = SocketFolder,
+        Port = Port,
+        Username = "postgres",
+        Database = "postgres",
+        ApplicationName = "probe",
+        Timeout = 15,
+        CommandTimeout = 0,
+        MaxPoolSize = 4200,
+    }.ConnectionString;
+
+    /// <summary>Creates, starts and prepares a server; on any failure everything created is removed again.</summary>
+    public static async Task<EmbeddedPostgres> StartAsync(string runId, EmbeddedPostgresOptions options, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var binFolder = PostgresBinaries.Find();
+        string? runAs = null;
+        (int Uid, int Gid)? owner = null;
+        if (UnixUser.IsRoot)
+        {
+            owner = UnixUser.Lookup(ServiceUser) ?? throw new EnvironmentProblemException(
+                "PostgreSQL refuses to run as root and there is no 'postgres' user to run the embedded server as.",
+                $"Install the server package (it creates that user): {PostgresBinaries.InstallCommand}");
+            runAs = ServiceUser;
+        }
+
+        var root = Path.Combine(options.ParentFolder ?? Path.GetTempPath(), FolderPrefix + runId);
+        var server = new EmbeddedPostgres(runId, root, binFolder, runAs);
+        try
+        {
+            await server.InitAsync(options, owner, progress, cancellationToken);
+            await server.LaunchAsync(progress, cancellationToken);
+            await server.CreateExtensionsAsync(cancellationToken);
+            return server;
+        }
+        catch
+        {
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    private async Task InitAsync(EmbeddedPostgresOptions options, (int Uid, int Gid)? owner, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        Directory.CreateDirectory(RootFolder);
+        Directory.CreateDirectory(SocketFolder);
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(RootFolder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+
+        WriteMarker();
+        if (owner is { } o)
+        {
+            UnixUser.Chown(RootFolder, o.Uid, o.Gid);
+            UnixUser.Chown(SocketFolder, o.Uid, o.Gid);
+        }
+
+        progress.Report($"initdb into {DataFolder}");
+        var (code, output) = await ToolProcess.RunAsync(Path.Combine(BinFolder, "initdb"),
+            ["-D", DataFolder, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], RunAs, TimeSpan.FromSeconds(120), cancellationToken);
+        if (code != 0)
+        {
+            throw new EnvironmentProblemException($"initdb failed (exit {code}): {LastLine(output)}");
+        }
+
+        Port = FreePort();
+        var settings = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["listen_addresses"] = "'127.0.0.1'",
+            ["port"] = Port.ToString(CultureInfo.InvariantCulture),
+            ["unix_socket_directories"] = $"'{SocketFolder}'",
+            ["max_connections"] = Math.Max(100, options.MaxSessions + 20).ToString(CultureInfo.InvariantCulture),
+            ["max_parallel_workers_per_gather"] = options.MaxParallelWorkersPerGather.ToString(CultureInfo.InvariantCulture),
+            ["shared_buffers"] = "'256MB'",
+            ["fsync"] = "off",
+            ["synchronous_commit"] = "off",
+            ["full_page_writes"] = "off",
+            ["max_wal_size"] = "'2GB'",
+            ["track_io_timing"] = "on",
+        };
+        if (File.Exists(Path.Combine(LibFolder(), "pg_wait_sampling.so")))
+        {
+            settings["shared_preload_libraries"] = "'pg_wait_sampling'";
+        }
+
+        Settings = settings;
+        var conf = string.Join('\n', settings.Select(kv => $"{kv.Key} = {kv.Value}")) + "\n";
+        await File.AppendAllTextAsync(Path.Combine(DataFolder, "postgresql.conf"), "\n# set by probe for this capture\n" + conf, cancellationToken);
+    }
+
+    private async Task LaunchAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        progress.Report($"starting PostgreSQL on port {Port}");
+        var (code, output) = await ToolProcess.RunAsync(Path.Combine(BinFolder, "pg_ctl"),
+            ["start", "-w", "-t", "60", "-D", DataFolder, "-l", LogFile], RunAs, TimeSpan.FromSeconds(90), cancellationToken);
+        ServerPid = ReadPostmasterPid();
+        WriteMarker();
+        if (code != 0)
+        {
+            var log = File.Exists(LogFile) ? LastLine(await File.ReadAllTextAsync(LogFile, CancellationToken.None)) : LastLine(output);
+            throw new EnvironmentProblemException($"the embedded PostgreSQL did not start on port {Port}: {log}");
+        }
+    }
+
+    private async Task CreateExtensionsAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        await using (var cmd = new NpgsqlCommand("CREATE EXTENSION IF NOT EXISTS pgcrypto", connection))
+        {
+            await cmd.ExecuteNonQueryAsync(cancellationToken);
+        }
+
+        if (Settings.ContainsKey("shared_preload_libraries"))
+        {
+            await using var cmd = new NpgsqlCommand("CREATE EXTENSION IF NOT EXISTS pg_wait_sampling", connection);
+            await cmd.ExecuteNonQueryAsync(cancellationToken);
+            HasWaitSampling = true;
+        }
+    }
+
+    /// <summary>Stops the server (fast shutdown, then SIGKILL) and deletes its folder; safe to call twice.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        await StopServerAsync(BinFolder, DataFolder, RunAs, ServerPid ?? ReadPostmasterPid());
+        DeleteFolder(RootFolder);
+    }
+
+    /// <summary>Kills the server at once and deletes its folder, for a forced exit.</summary>
+    public void KillNow()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        if ((ServerPid ?? ReadPostmasterPid()) is { } pid)
+        {
+            UnixUser.Signal(pid, 9);
+        }
+
+        DeleteFolder(RootFolder);
+    }
+
+    /// <summary>Stops a server by its data folder: <c>pg_ctl stop -m fast</c>, then SIGKILL of the postmaster if it lingers.</summary>
+    internal static async Task StopServerAsync(string binFolder, string dataFolder, string? runAs, int? pid)
+    {
+        if (pid is not null && !UnixUser.IsAlive(pid.Value))
+        {
+            return;
+        }
+
+        try
+        {
+            if (Directory.Exists(dataFolder))
+            {
+                await ToolProcess.RunAsync(Path.Combine(binFolder, "pg_ctl"), ["stop", "-w", "-t", "5", "-m", "fast", "-D", dataFolder], runAs, TimeSpan.FromSeconds(7), CancellationToken.None);
+            }
+        }
+        catch (Exception e) when (e is TimeoutException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            Log.Debug(e, "pg_ctl stop failed");
+        }
+
+        if (pid is { } p && UnixUser.IsAlive(p))
+        {
+            UnixUser.Signal(p, 9);
+            for (var i = 0; i < 50 && UnixUser.IsAlive(p); i++)
+            {
+                await Task.Delay(100, CancellationToken.None);
+            }
+        }
+    }
+
+    /// <summary>Deletes a server folder, ignoring what is already gone.</summary>
+    internal static void DeleteFolder(string folder)
+    {
+        try
+        {
+            if (Directory.Exists(folder))
+            {
+                Directory.Delete(folder, recursive: true);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            Log.Warning("could not delete {Folder}: {Error}", folder, e.Message);
+        }
+    }
+
+    private int? ReadPostmasterPid()
+    {
+        try
+        {
+            var first = File.ReadLines(Path.Combine(DataFolder, "postmaster.pid")).FirstOrDefault();
+            return int.TryParse(first, out var pid) ? pid : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private void WriteMarker() => new EmbeddedMarker
+    {
+        RunId = RunId,
+        ProbePid = Environment.ProcessId,
+        ServerPid = ServerPid,
+        DataFolder = DataFolder,
+        BinFolder = BinFolder,
+        RunAs = RunAs,
+        CreatedUtc = DateTime.UtcNow,
+    }.Write(RootFolder);
+
+    private string LibFolder() => Path.Combine(Path.GetDirectoryName(BinFolder)!, "lib");
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private static string LastLine(string text) =>
+        text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "(no output)";
+}

@@ -1,0 +1,85 @@
+using Npgsql;
+using SqlWaitProbe.Core.Capture;
+
+namespace SqlWaitProbe.Postgres.Workloads;
+
+/// <summary>One workload connection: its backend pid is read when it opens; the query is prepared once.</summary>
+internal sealed class PostgresWorkloadSession : IWorkloadSession
+{
+    private readonly NpgsqlConnection _connection;
+    private readonly NpgsqlCommand _command;
+
+    private PostgresWorkloadSession(NpgsqlConnection connection, NpgsqlCommand command, WorkloadSessionInfo info)
+    {
+        _connection = connection;
+        _command = command;
+        Info = info;
+    }
+
+    /// <inheritdoc />
+    public WorkloadSessionInfo Info { get; }
+
+    /// <summary>Opens the connection, runs the session setup, reads the backend pid and prepares the query.</summary>
+    public static async Task<PostgresWorkloadSession> OpenAsync(NpgsqlDataSource source, WorkloadDefinition workload, int session, CancellationToken cancellationToken)
+    {
+        var connection = await source.OpenConnectionAsync(cancellationToken);
+        try
+        {
+            foreach (var statement in workload.SessionSetup)
+            {
+                await using var setup = new NpgsqlCommand(statement, connection);
+                await setup.ExecuteNonQueryAsync(cancellationToken);
+            }
+
+            int pid;
+            await using (var pidCommand = new NpgsqlCommand("SELECT pg_backend_pid()", connection))
+            {
+                pid = Convert.ToInt32(await pidCommand.ExecuteScalarAsync(cancellationToken), System.Globalization.CultureInfo.InvariantCulture);
+            }
+
+            var command = new NpgsqlCommand(workload.Query, connection);
+            if (!workload.Query.Contains(';', StringComparison.Ordinal))
+            {
+                await command.PrepareAsync(cancellationToken);
+            }
+
+            return new PostgresWorkloadSession(connection, command, new WorkloadSessionInfo(session, pid, null));
+        }
+        catch
+        {
+            await connection.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <inheritdoc />
+    public async ValueTask<long> ExecuteAsync(CancellationToken cancellationToken)
+    {
+        long rows = 0;
+        await using (var reader = await _command.ExecuteReaderAsync(cancellationToken))
+        {
+            do
+            {
+                while (await reader.ReadAsync(cancellationToken))
+                {
+                    rows++;
+                }
+            }
+            while (await reader.NextResultAsync(cancellationToken));
+
+            if (reader.RecordsAffected > 0)
+            {
+                rows += reader.RecordsAffected;
+            }
+        }
+
+        return rows;
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        await _command.DisposeAsync();
+        await _connection.DisposeAsync();
+    }
+}

@@ -1,0 +1,44 @@
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.SqlServer.Xe;
+
+namespace SqlWaitProbe.SqlServer.Capture;
+
+/// <summary>The SQL Server-specific choices of one capture, parsed from the command line.</summary>
+public sealed record SqlServerCaptureSettings
+{
+    /// <summary>The capture's run id (letters and digits).</summary>
+    public required string RunId { get; init; }
+
+    /// <summary>The workload, or null in attach mode.</summary>
+    public WorkloadDefinition? Workload { get; init; }
+
+    /// <summary>True in attach mode: no workload, server-wide deltas plus filters, nothing destructive.</summary>
+    public bool Attach => Workload is null;
+
+    /// <summary>Extended-event streams to capture.</summary>
+    public IReadOnlyList<XeStream> XeStreams { get; init; } = [];
+
+    /// <summary>DMV snapshot interval.</summary>
+    public TimeSpan SnapshotInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Clear server statistics and buffers before the run (workload runs only, confirmed).</summary>
+    public bool ResetServerState { get; init; }
+
+    /// <summary>Cap on the XE event files, MB.</summary>
+    public int MaxXeMegabytes { get; init; } = 512;
+
+    /// <summary>Attach-mode filter: database.</summary>
+    public string? FilterDatabase { get; init; }
+
+    /// <summary>Attach-mode filter: application name.</summary>
+    public string? FilterApplication { get; init; }
+
+    /// <summary>Attach-mode filter: login.</summary>
+    public string? FilterLogin { get; init; }
+
+    /// <summary>Attach-mode filter: session ids.</summary>
+    public IReadOnlyList<int> FilterSessionIds { get; init; } = [];
+
+    /// <summary>The application name of the probe's own connections.</summary>
+    public string ApplicationName => "SqlWaitProbe-" + RunId;
+}

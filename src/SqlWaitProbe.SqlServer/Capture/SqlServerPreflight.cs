@@ -1,0 +1,84 @@
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Dmv;
+
+namespace SqlWaitProbe.SqlServer.Capture;
+
+/// <summary>Checks the server's version and the login's permissions before anything else is sent.</summary>
+public static class SqlServerPreflight
+{
+    /// <summary>SQL Server 2016: <c>sys.dm_exec_session_wait_stats</c> and <c>DROP … IF EXISTS</c> appeared.</summary>
+    public const int MinimumMajorVersion = 13;
+
+    /// <summary>The version query.</summary>
+    public static SqlStatement VersionQuery { get; } = new("version check", """
+        SELECT CONVERT(int, SERVERPROPERTY('ProductMajorVersion')) AS major_version,
+               CONVERT(nvarchar(128), SERVERPROPERTY('ProductVersion')) AS product_version,
+               CONVERT(nvarchar(128), SERVERPROPERTY('Edition')) AS edition,
+               @@VERSION AS version_text,
+               SUSER_SNAME() AS login_name;
+        """);
+
+    /// <summary>The permission query (HAS_PERMS_BY_NAME returns NULL for a permission the server does not know).</summary>
+    public static SqlStatement PermissionQuery { get; } = new("permission check", """
+        SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
+               HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
+               HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state;
+        """);
+
+    /// <summary>Every server permission the login holds (for <c>probe check</c>).</summary>
+    public static SqlStatement MyPermissionsQuery { get; } = new("list server permissions", """
+        SELECT p.permission_name FROM fn_my_permissions(NULL, 'SERVER') AS p ORDER BY p.permission_name;
+        """);
+
+    /// <summary>Reads version and permissions; dry runs return <see cref="ServerInfo.DryRunAssumption"/>.</summary>
+    public static async Task<ServerInfo> ReadAsync(ISqlCommandSink sink, CancellationToken cancellationToken)
+    {
+        var version = await sink.QueryAsync(VersionQuery, cancellationToken);
+        var perms = await sink.QueryAsync(PermissionQuery, cancellationToken);
+        if (sink.IsDryRun || version.Rows.Count == 0 || perms.Rows.Count == 0)
+        {
+            if (sink is RecordingSqlSink recorder)
+            {
+                recorder.Note("the dry run assumes SQL Server 2022 (major version 16) with every permission granted");
+            }
+
+            return ServerInfo.DryRunAssumption;
+        }
+
+        bool? Perm(string column) => perms.Get(0, column) is { } v ? DmvSnapshot.Number(v) == 1 : null;
+        var text = DmvSnapshot.Text(version.Get(0, "version_text")).Split('\n')[0].Trim();
+        return new ServerInfo(
+            (int)DmvSnapshot.Number(version.Get(0, "major_version")),
+            DmvSnapshot.Text(version.Get(0, "product_version")),
+            text,
+            Perm("view_server_state") == true,
+            Perm("alter_any_event_session") == true,
+            (int)DmvSnapshot.Number(version.Get(0, "major_version")) >= 16 ? Perm("view_server_performance_state") == true : null,
+            DmvSnapshot.Text(version.Get(0, "login_name")));
+    }
+
+    /// <summary>Throws the one-line error for the first missing requirement of a capture.</summary>
+    public static void Require(ServerInfo info, string server, bool needsXe)
+    {
+        if (info.MajorVersion < MinimumMajorVersion)
+        {
+            throw SqlErrorMap.TooOld(server, info.MajorVersion, "per-session wait statistics (sys.dm_exec_session_wait_stats)", MinimumMajorVersion, "SQL Server 2016");
+        }
+
+        if (!info.ViewServerState)
+        {
+            throw SqlErrorMap.MissingPermission("VIEW SERVER STATE", server, info.Login, "read waits, latches, spinlocks, counters and other sessions' DMVs");
+        }
+
+        if (info.ViewServerPerformanceState == false)
+        {
+            throw SqlErrorMap.MissingPermission("VIEW SERVER PERFORMANCE STATE", server, info.Login, "read sys.dm_os_spinlock_stats and other performance DMVs on SQL Server 2022+");
+        }
+
+        if (needsXe && !info.AlterAnyEventSession)
+        {
+            throw SqlErrorMap.MissingPermission("ALTER ANY EVENT SESSION", server, info.Login, "create the --xe extended-event sessions");
+        }
+    }
+}

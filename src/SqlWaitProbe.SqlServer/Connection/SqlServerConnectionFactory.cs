@@ -1,0 +1,120 @@
+using System.Text.RegularExpressions;
+using Microsoft.Data.SqlClient;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.SqlServer.Connection;
+
+/// <summary>Builds SqlClient connection strings from the capture options and opens connections with clear errors.</summary>
+public sealed partial class SqlServerConnectionFactory
+{
+    private readonly SqlServerConnectionSettings _settings;
+    private readonly SqlConnectionStringBuilder _base;
+
+    /// <summary>Validates the settings (a malformed connection string is bad input).</summary>
+    public SqlServerConnectionFactory(SqlServerConnectionSettings settings)
+    {
+        _settings = settings;
+        _base = Parse(settings);
+    }
+
+    /// <summary>The settings this factory was built from.</summary>
+    public SqlServerConnectionSettings Settings => _settings;
+
+    /// <summary>The server as the user named it (data source only, no secrets).</summary>
+    public string DataSource => _base.DataSource;
+
+    /// <summary>The database workload tables live in.</summary>
+    public string WorkloadDatabase => _settings.Database
+        ?? (string.IsNullOrEmpty(_base.InitialCatalog) ? SqlServerConnectionSettings.DefaultDatabase : _base.InitialCatalog);
+
+    /// <summary>The connection string for <paramref name="database"/> (<c>master</c> for control connections).</summary>
+    /// <param name="database">Initial catalog.</param>
+    /// <param name="pooling">False for workload connections: a pooled reset clears <c>sys.dm_exec_session_wait_stats</c>.</param>
+    public string ConnectionString(string database, bool pooling)
+    {
+        var b = new SqlConnectionStringBuilder(_base.ConnectionString)
+        {
+            InitialCatalog = database,
+            ApplicationName = _settings.ApplicationName,
+            Pooling = pooling,
+        };
+        return b.ConnectionString;
+    }
+
+    /// <summary>Opens a connection, turning connection failures into one-line environment errors.</summary>
+    public async Task<SqlConnection> OpenAsync(string database, bool pooling, CancellationToken cancellationToken)
+    {
+        var connection = new SqlConnection(ConnectionString(database, pooling));
+        try
+        {
+            await connection.OpenAsync(cancellationToken);
+            return connection;
+        }
+        catch (SqlException e)
+        {
+            await connection.DisposeAsync();
+            throw SqlErrorMap.ToEnvironmentProblem(e, DataSource, _settings.User ?? _base.UserID);
+        }
+    }
+
+    /// <summary>Removes passwords and access tokens from a connection string or any text that holds one.</summary>
+    public static string Redact(string? text) =>
+        string.IsNullOrEmpty(text) ? string.Empty : SecretPair().Replace(text, m => m.Groups["key"].Value + "=***");
+
+    private static SqlConnectionStringBuilder Parse(SqlServerConnectionSettings settings)
+    {
+        SqlConnectionStringBuilder b;
+        if (settings.Server.Contains('=', StringComparison.Ordinal))
+        {
+            try
+            {
+                b = new SqlConnectionStringBuilder(settings.Server);
+            }
+            catch (Exception e) when (e is ArgumentException or FormatException or KeyNotFoundException)
+            {
+                // The message of SqlClient may echo the string; say only which part is wrong.
+                throw new BadInputException("--server looks like a connection string but SqlClient cannot parse it: " + Redact(e.Message.Split('\n')[0]));
+            }
+        }
+        else
+        {
+            if (string.IsNullOrWhiteSpace(settings.Server))
+            {
+                throw new BadInputException("--server is empty; give a server name (host, host,port or host\\instance) or a connection string");
+            }
+
+            b = new SqlConnectionStringBuilder { DataSource = settings.Server };
+        }
+
+        if (settings.User is not null)
+        {
+            b.UserID = settings.User;
+            b.IntegratedSecurity = false;
+        }
+
+        if (settings.Password is not null)
+        {
+            b.Password = settings.Password;
+        }
+
+        if (string.IsNullOrEmpty(b.UserID) && b.Authentication == SqlAuthenticationMethod.NotSpecified)
+        {
+            b.IntegratedSecurity = true;
+        }
+
+        if (settings.Encrypt)
+        {
+            b.Encrypt = true;
+        }
+
+        if (settings.TrustServerCertificate)
+        {
+            b.TrustServerCertificate = true;
+        }
+
+        return b;
+    }
+
+    [GeneratedRegex("""(?<key>(?:^|(?<=[;\s"']))(?:password|pwd|access\s*token|accesstoken))\s*=\s*(?:"(?:[^"]|"")*"|'(?:[^']|'')*'|[^;"'\r\n]*)""", RegexOptions.IgnoreCase)]
+    private static partial Regex SecretPair();
+}

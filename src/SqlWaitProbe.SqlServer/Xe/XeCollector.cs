@@ -1,0 +1,208 @@
+using Serilog;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Dmv;
+
+namespace SqlWaitProbe.SqlServer.Xe;
+
+/// <summary>
+/// Runs the probe's XE sessions for one phase: creates and starts them filtered to the phase's sessions,
+/// then reads the histograms, stops, reads the events back, writes <c>xe/*.csv</c> and drops the sessions.
+/// </summary>
+public sealed class XeCollector : ICollector
+{
+    private readonly Func<string, CancellationToken, Task<ISqlCommandSink>> _open;
+    private readonly Func<PhaseContext, XeSessionOptions> _optionsFor;
+    private readonly IReadOnlyList<XeStream> _streams;
+    private ISqlCommandSink? _sink;
+    private XeSessionBuilder? _builder;
+    private readonly List<XeStream> _started = [];
+    private string? _pagesField = "number_pages";
+
+    /// <summary>Creates the collector for <paramref name="streams"/>.</summary>
+    public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams)
+    {
+        _open = open;
+        _optionsFor = optionsFor;
+        _streams = streams;
+    }
+
+    /// <inheritdoc />
+    public string Name => "xe-" + string.Join('-', _streams.Select(s => s.ToString().ToLowerInvariant()));
+
+    /// <inheritdoc />
+    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        _sink ??= await _open("xe", cancellationToken);
+        _builder = new XeSessionBuilder(_optionsFor(phase));
+        foreach (var stream in _streams)
+        {
+            var fields = await _sink.QueryAsync(XeSessionBuilder.DiscoverFields(stream), cancellationToken);
+            CheckFields(stream, fields);
+            await _sink.ExecuteAsync(_builder.DropIfExists(stream), cancellationToken);
+            await _sink.ExecuteAsync(_builder.Create(stream), cancellationToken);
+            _started.Add(stream);
+            await _sink.ExecuteAsync(_builder.Start(stream), cancellationToken);
+        }
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        if (_sink is null || _builder is null)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "never started");
+        }
+
+        long dropped = 0;
+        string? error = null;
+        foreach (var stream in _started.ToList())
+        {
+            try
+            {
+                dropped += await FinishAsync(phase, stream);
+            }
+            catch (Exception e) when (e is Microsoft.Data.SqlClient.SqlException or IOException or System.Xml.XmlException)
+            {
+                error = $"{stream}: {e.Message}";
+                Log.Warning("XE {Stream} read failed: {Message}", stream, e.Message);
+            }
+            finally
+            {
+                await DropQuietlyAsync(stream);
+            }
+        }
+
+        var dryRun = _sink.IsDryRun;
+        if (_sink is IAsyncDisposable disposable)
+        {
+            await disposable.DisposeAsync();
+            _sink = null;
+        }
+
+        if (dryRun)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Skipped, 0, "dry run");
+        }
+
+        var status = error is not null ? CollectorStatus.Partial : dropped > 0 ? CollectorStatus.Partial : CollectorStatus.Ok;
+        return new CollectorOutcome(Name, status, dropped, error ?? (dropped > 0 ? $"{dropped} events dropped by the server (ALLOW_SINGLE_EVENT_LOSS)" : null));
+    }
+
+    /// <summary>Stops and drops every session this collector started (Ctrl+C path); never throws.</summary>
+    public async Task DropAllAsync()
+    {
+        if (_sink is null)
+        {
+            return;
+        }
+
+        foreach (var stream in _started.ToList())
+        {
+            await DropQuietlyAsync(stream);
+        }
+    }
+
+    private async Task<long> FinishAsync(PhaseContext phase, XeStream stream)
+    {
+        var none = CancellationToken.None;
+        var histogram = await _sink!.QueryAsync(_builder!.ReadHistogram(stream), none);
+        var stats = await _sink.QueryAsync(_builder.ReadSessionStats(stream), none);
+        var dropped = stats.Rows.Count > 0 ? DmvSnapshot.Number(stats.Get(0, "dropped_event_count")) : 0;
+        var currentFile = stats.Rows.Count > 0 ? stats.Get(0, "current_file") as string : null;
+        await _sink.ExecuteAsync(_builder.Stop(stream), none);
+
+        var folder = BundlePaths.Xe(phase.Name);
+        var histogramFile = stream == XeStream.Pages ? "clerk_histogram.csv" : "latch_callstacks.csv";
+        if (!_sink.IsDryRun)
+        {
+            BundleCsv.Write(phase.PathFor($"{folder}/{histogramFile}"), "value,count",
+                histogram.Rows.Select(r => Csv.Line(DmvSnapshot.Text(r[0]), Csv.Number(DmvSnapshot.Number(r[1])))));
+        }
+
+        if (stream == XeStream.Pages)
+        {
+            await ReadPageEventsAsync(phase, folder, currentFile);
+        }
+
+        return dropped;
+    }
+
+    private async Task ReadPageEventsAsync(PhaseContext phase, string folder, string? currentFile)
+    {
+        var pattern = currentFile is null ? null : XeFiles.PatternOf(currentFile);
+        var events = new List<PageEvent>();
+        // A server on this machine: keep the files as the server wrote them and read them here; else read through the server.
+        var copies = pattern is null || _sink!.IsDryRun ? [] : XeFiles.CopyLocal(pattern, phase.PathFor(folder + "/files"));
+        var readLocally = false;
+        if (copies.Count > 0)
+        {
+            try
+            {
+                events.AddRange(copies.SelectMany(f => XelFileReader.ReadPageEvents(f, _pagesField)));
+                readLocally = true;
+            }
+            catch (Core.Errors.BadInputException e)
+            {
+                Log.Warning("reading the copied event files failed ({Message}); reading them through the server", e.OneLine);
+                events.Clear();
+            }
+        }
+
+        if (!readLocally)
+        {
+            await foreach (var row in _sink!.StreamAsync(_builder!.ReadEventFiles(pattern), CancellationToken.None))
+            {
+                events.Add(XeEventXml.ToPageEvent((string)row[1]!, _pagesField));
+            }
+        }
+
+        if (_sink!.IsDryRun)
+        {
+            return;
+        }
+
+        events.Sort((a, b) => a.Utc.CompareTo(b.Utc));
+        BundleCsv.Write(phase.PathFor($"{folder}/page_events.csv"), "utc,event,session_id,memory_clerk_name,pages",
+            events.Select(e => Csv.Line(BundleCsv.Utc(e.Utc), e.Event, e.SessionId is { } s ? Csv.Number(s) : "", e.MemoryClerkName, Csv.Number(e.Pages))));
+        foreach (var g in events.GroupBy(e => (Second: new DateTime(e.Utc.Ticks - e.Utc.Ticks % TimeSpan.TicksPerSecond, DateTimeKind.Utc), e.Event)))
+        {
+            phase.Series.Add(g.Key.Second, g.Key.Event == "page_freed" ? "xe.pages_freed_per_sec" : "xe.pages_allocated_per_sec", g.Sum(e => e.Pages));
+        }
+    }
+
+    private void CheckFields(XeStream stream, SqlResult fields)
+    {
+        if (fields.Rows.Count == 0)
+        {
+            // Dry run, or a server without the events: the create statement will report the latter.
+            return;
+        }
+
+        var names = fields.Rows.Select(r => DmvSnapshot.Text(r[fields.IndexOf("name")])).ToHashSet(StringComparer.Ordinal);
+        if (stream == XeStream.Pages)
+        {
+            if (!names.Contains("memory_clerk_name"))
+            {
+                throw new Core.Errors.EnvironmentProblemException("this server's sqlos.page_allocated event has no memory_clerk_name field; --xe pages cannot bucket by clerk.", "Run without --xe pages.");
+            }
+
+            _pagesField = names.Contains("number_pages") ? "number_pages" : names.FirstOrDefault(n => n.Contains("pages", StringComparison.Ordinal));
+        }
+    }
+
+    private async Task DropQuietlyAsync(XeStream stream)
+    {
+        try
+        {
+            await _sink!.ExecuteAsync(_builder!.DropIfExists(stream), CancellationToken.None);
+            _started.Remove(stream);
+        }
+        catch (Microsoft.Data.SqlClient.SqlException e)
+        {
+            Log.Warning("could not drop XE session {Session}: {Message}; 'probe cleanup --server' removes it", _builder!.Options.SessionName(stream), e.Message);
+        }
+    }
+}

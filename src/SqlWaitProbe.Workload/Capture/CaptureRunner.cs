@@ -1,0 +1,263 @@
+using System.Diagnostics;
+using System.Globalization;
+using Serilog;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Workload.Driver;
+
+namespace SqlWaitProbe.Workload.Capture;
+
+/// <summary>
+/// Runs the phases of a capture, engine-neutral: for each phase it opens the sessions, releases them together,
+/// runs an uninstrumented slice (observer effect), starts the collectors, runs the rest of the phase, stops the
+/// collectors, writes the phase's files and rewrites the manifest. One failing collector never stops the others.
+/// </summary>
+public sealed class CaptureRunner
+{
+    private static readonly TimeSpan StopBudget = TimeSpan.FromMinutes(3);
+    private static readonly TimeSpan InterruptedStopBudget = TimeSpan.FromSeconds(6);
+    private readonly IWorkloadTarget _target;
+    private readonly CapturePlan _plan;
+    private readonly Func<PhaseContext, IReadOnlyList<ICollector>> _collectors;
+    private readonly CaptureManifest _manifest;
+    private readonly IProgress<string> _progress;
+
+    /// <summary>Creates a runner; <paramref name="collectors"/> makes fresh collectors for each phase.</summary>
+    public CaptureRunner(IWorkloadTarget target, CapturePlan plan, Func<PhaseContext, IReadOnlyList<ICollector>> collectors, CaptureManifest manifest, IProgress<string> progress)
+    {
+        _target = target;
+        _plan = plan;
+        _collectors = collectors;
+        _manifest = manifest;
+        _progress = progress;
+    }
+
+    /// <summary>When the first execution of the capture completed (UTC), for start-up measurements; null before.</summary>
+    public DateTime? FirstExecutionUtc { get; private set; }
+
+    /// <summary>Runs every phase; on cancellation the phase in progress is stopped, written and recorded before the exception propagates.</summary>
+    public async Task<IReadOnlyList<PhaseSummary>> RunAsync(CancellationToken cancellationToken)
+    {
+        var summaries = new List<PhaseSummary>();
+        foreach (var phase in _plan.Phases)
+        {
+            summaries.Add(await RunPhaseAsync(phase, cancellationToken));
+        }
+
+        return summaries;
+    }
+
+    private async Task<PhaseSummary> RunPhaseAsync(PhasePlan plan, CancellationToken cancellationToken)
+    {
+        _progress.Report($"phase {plan.Name}: opening {plan.Threads} session(s)");
+        var sessions = new List<IWorkloadSession>(plan.Threads);
+        try
+        {
+            for (var i = 1; i <= plan.Threads; i++)
+            {
+                sessions.Add(await _target.OpenSessionAsync(i, cancellationToken));
+            }
+
+            var context = new PhaseContext(plan.Name, plan.Threads, _manifest.Writer.Root, sessions.Select(s => s.Info).ToArray());
+            return await RunOpenPhaseAsync(plan, sessions, context, cancellationToken);
+        }
+        finally
+        {
+            foreach (var session in sessions)
+            {
+                try
+                {
+                    await session.DisposeAsync();
+                }
+                catch (Exception e)
+                {
+                    Log.Debug(e, "closing session failed");
+                }
+            }
+        }
+    }
+
+    private async Task<PhaseSummary> RunOpenPhaseAsync(PhasePlan plan, List<IWorkloadSession> sessions, PhaseContext context, CancellationToken cancellationToken)
+    {
+        var collectors = _collectors(context);
+        var started = new List<ICollector>();
+        var outcomes = new List<CollectorOutcome>();
+        var run = DriverRun.Start(sessions, _plan.Iterations, cancellationToken);
+        long sliceEnd = 0, windowStart = 0, windowEnd = 0;
+        using var ticker = StartTicker(plan, run, () => Volatile.Read(ref windowStart));
+        try
+        {
+            if (_plan.Duration is { } duration)
+            {
+                var slice = CapturePlan.UninstrumentedSlice(duration);
+                var released = run.Release();
+                context.StartUtc = DateTime.UtcNow;
+                await Task.Delay(slice, cancellationToken);
+                sliceEnd = Stopwatch.GetTimestamp();
+                await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
+                Volatile.Write(ref windowStart, Stopwatch.GetTimestamp());
+                context.StartUtc = DateTime.UtcNow;
+                var remaining = duration - Stopwatch.GetElapsedTime(released);
+                if (remaining > TimeSpan.Zero)
+                {
+                    await Task.WhenAny(Task.Delay(remaining, cancellationToken), run.Completion);
+                }
+
+                cancellationToken.ThrowIfCancellationRequested();
+                windowEnd = Stopwatch.GetTimestamp();
+                run.Stop();
+                await run.Completion.WaitAsync(cancellationToken);
+            }
+            else
+            {
+                await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
+                windowStart = run.Release();
+                context.StartUtc = DateTime.UtcNow;
+                await run.Completion.WaitAsync(cancellationToken);
+                cancellationToken.ThrowIfCancellationRequested();
+                windowEnd = Stopwatch.GetTimestamp();
+            }
+
+            context.EndUtc = DateTime.UtcNow;
+            await StopCollectorsAsync(started, context, outcomes, StopBudget);
+            return Finish(plan, context, run, outcomes, sliceEnd, windowStart, windowEnd, interrupted: false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            run.Stop();
+            context.EndUtc = DateTime.UtcNow;
+            windowEnd = Stopwatch.GetTimestamp();
+            if (windowStart == 0)
+            {
+                windowStart = run.ReleaseTimestamp == 0 ? windowEnd : run.ReleaseTimestamp;
+            }
+
+            await StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget);
+            await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
+            Finish(plan, context, run, outcomes, sliceEnd, windowStart, windowEnd, interrupted: true);
+            throw;
+        }
+    }
+
+    private PhaseSummary Finish(PhasePlan plan, PhaseContext context, DriverRun run, List<CollectorOutcome> outcomes, long sliceEnd, long windowStart, long windowEnd, bool interrupted)
+    {
+        var buffers = run.Buffers;
+        if (FirstExecutionUtc is null && buffers.Where(b => b.Count > 0).Select(b => b.All().First().End).DefaultIfEmpty(0).Min() is var first and > 0)
+        {
+            FirstExecutionUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(first);
+        }
+
+        var (executions, errors) = PhaseFiles.WriteExecutions(context, buffers, windowStart);
+        PhaseFiles.WriteSessions(context);
+        PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
+        var overhead = Overhead(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
+        PhaseFiles.WriteOverhead(context, overhead);
+        var seconds = Math.Max(1e-9, Stopwatch.GetElapsedTime(windowStart, windowEnd).TotalSeconds);
+        var latencies = buffers.SelectMany(b => b.All()).Where(e => e.End > windowStart).Select(e => Stopwatch.GetElapsedTime(e.Start, e.End).TotalMilliseconds).ToArray();
+        _manifest.AddPhase(
+            new BundlePhase { Name = plan.Name, Threads = plan.Threads, StartUtc = context.StartUtc, EndUtc = context.EndUtc, Executions = executions, Errors = errors },
+            outcomes);
+        var summary = new PhaseSummary(plan.Name, plan.Threads, executions, errors, seconds, executions / seconds, LatencySummary.Of(latencies), overhead);
+        Log.Information("phase {Phase} {State}: {Executions} executions, {Errors} errors, {PerSecond:0.00}/s", plan.Name, interrupted ? "interrupted" : "done", executions, errors, summary.PerSecond);
+        return summary;
+    }
+
+    private static async Task StartCollectorsAsync(IReadOnlyList<ICollector> collectors, PhaseContext context, List<ICollector> started, List<CollectorOutcome> outcomes, CancellationToken cancellationToken)
+    {
+        await Task.WhenAll(collectors.Select(async c =>
+        {
+            try
+            {
+                await c.StartAsync(context, cancellationToken);
+                lock (started)
+                {
+                    started.Add(c);
+                }
+            }
+            catch (Exception e) when (e is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+            {
+                Log.Warning("collector {Collector} did not start: {Error}", c.Name, e.Message);
+                lock (outcomes)
+                {
+                    outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, e.Message));
+                }
+            }
+        }));
+    }
+
+    private static async Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit)
+    {
+        // Collectors stop on their own clock: the capture's token may already be cancelled by Ctrl+C.
+        using var budget = new CancellationTokenSource(limit);
+        await Task.WhenAll(started.Select(async c =>
+        {
+            CollectorOutcome outcome;
+            try
+            {
+                outcome = await c.StopAsync(context, budget.Token);
+            }
+            catch (Exception e)
+            {
+                Log.Warning("collector {Collector} failed while stopping: {Error}", c.Name, e.Message);
+                outcome = new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, e.Message);
+            }
+
+            lock (outcomes)
+            {
+                outcomes.Add(outcome);
+            }
+        }));
+    }
+
+    private static OverheadEstimate Overhead(IReadOnlyList<ExecutionBuffer> buffers, long release, long sliceEnd, long windowStart, long windowEnd, int threads)
+    {
+        var instrumented = ClosedLoopRate(buffers, windowStart, windowEnd, threads);
+        if (sliceEnd == 0)
+        {
+            return new OverheadEstimate(instrumented, null, null, "not measured: iteration mode starts every collector before the barrier");
+        }
+
+        var uninstrumented = ClosedLoopRate(buffers, release, sliceEnd, threads);
+        double? ratio = uninstrumented > 0 && instrumented > 0 ? instrumented / uninstrumented : null;
+        return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, ratio,
+            "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the first "
+            + "slice of the phase before any collector started vs the rest with every collector running");
+    }
+
+    private static double ClosedLoopRate(IReadOnlyList<ExecutionBuffer> buffers, long from, long to, int threads)
+    {
+        double totalSeconds = 0;
+        long n = 0;
+        foreach (var buffer in buffers)
+        {
+            foreach (var e in buffer.All())
+            {
+                if (e.Start >= from && e.End <= to && e.Error is null)
+                {
+                    totalSeconds += Stopwatch.GetElapsedTime(e.Start, e.End).TotalSeconds;
+                    n++;
+                }
+            }
+        }
+
+        return n == 0 || totalSeconds <= 0 ? 0 : threads / (totalSeconds / n);
+    }
+
+    private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowStart)
+    {
+        var total = _plan.Duration is { } d ? d.TotalSeconds.ToString("0", CultureInfo.InvariantCulture) + " s" : $"{_plan.Iterations} iterations";
+        return new Timer(_ =>
+        {
+            var release = run.ReleaseTimestamp;
+            if (release == 0)
+            {
+                return;
+            }
+
+            var completed = run.Completed;
+
+            var state = run.Completion.IsCompleted ? "stopping collectors" : windowStart() == 0 ? "uninstrumented slice" : "collecting";
+            _progress.Report($"phase {plan.Name}: {plan.Threads} session(s), {Stopwatch.GetElapsedTime(release).TotalSeconds:0.0} s of {total}, {completed} executions ({state})");
+        }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+    }
+}

@@ -1,0 +1,55 @@
+namespace SqlWaitProbe.Workload.Driver;
+
+/// <summary>
+/// A single-writer, append-only store of one session's executions in preallocated chunks: the hot path only
+/// writes into an array slot; a new chunk is allocated once per <see cref="ChunkSize"/> executions.
+/// </summary>
+public sealed class ExecutionBuffer
+{
+    /// <summary>Executions per chunk.</summary>
+    public const int ChunkSize = 16384;
+
+    private readonly List<ExecutionRecord[]> _chunks = [new ExecutionRecord[ChunkSize]];
+    private ExecutionRecord[] _current;
+    private int _index;
+    private long _count;
+
+    /// <summary>Creates an empty buffer with its first chunk allocated.</summary>
+    public ExecutionBuffer()
+    {
+        _current = _chunks[0];
+    }
+
+    /// <summary>Executions recorded so far; safe to read from another thread.</summary>
+    public long Count => Volatile.Read(ref _count);
+
+    /// <summary>Appends one execution (writer thread only).</summary>
+    public void Add(in ExecutionRecord record)
+    {
+        if (_index == ChunkSize)
+        {
+            _current = new ExecutionRecord[ChunkSize];
+            _chunks.Add(_current);
+            _index = 0;
+        }
+
+        _current[_index++] = record;
+        Volatile.Write(ref _count, _count + 1);
+    }
+
+    /// <summary>Every execution in order; call only after the writer has stopped.</summary>
+    public IEnumerable<ExecutionRecord> All()
+    {
+        var remaining = Count;
+        foreach (var chunk in _chunks)
+        {
+            var n = (int)Math.Min(remaining, ChunkSize);
+            for (var i = 0; i < n; i++)
+            {
+                yield return chunk[i];
+            }
+
+            remaining -= n;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Workloads;
+using SqlWaitProbe.SqlServer.Xe;
+using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Workload.Capture;
+
+namespace SqlWaitProbe.SqlServer.Tests;
+
+/// <summary>Captures against a real SQL Server (skipped without <c>SQLWAITPROBE_TEST_SQLSERVER</c>).</summary>
+public sealed class SqlServerIntegrationTests
+{
+    private static (SqlServerConnectionFactory Factory, Func<string, string?, CancellationToken, Task<ISqlCommandSink>> Open) Connect(string runId)
+    {
+        SqlClientCulture.UseInvariant();
+        var factory = new SqlServerConnectionFactory(new SqlServerConnectionSettings { Server = SqlServerFactAttribute.ConnectionString!, RunId = runId, Database = "SqlWaitProbeTest" });
+        return (factory, async (label, database, ct) => new SqlConnectionSink(await factory.OpenAsync(database ?? "master", pooling: false, ct)));
+    }
+
+    [SqlServerFact]
+    public async Task A_short_hashbytes_capture_writes_session_waits_cpu_dmv_deltas_and_page_events_then_drops_its_xe_session()
+    {
+        var runId = Guid.NewGuid().ToString("N")[..10];
+        var (factory, open) = Connect(runId);
+        var settings = new SqlServerCaptureSettings
+        {
+            RunId = runId,
+            Workload = SqlServerWorkloadCatalog.Find("hashbytes", 0.0001),
+            XeStreams = [XeStream.Pages],
+            SnapshotInterval = TimeSpan.FromMilliseconds(250),
+        };
+        var root = Path.Combine(TestData.TempFolder(), "bundle");
+        var manifest = new CaptureManifest(new BundleWriter(root), new BundleManifest { RunId = runId, Engine = "sqlserver", Workload = "hashbytes" });
+        await using (var capture = new SqlServerCapture(settings, open, factory.DataSource, factory.WorkloadDatabase))
+        {
+            await capture.PrepareAsync(new Progress<string>(), CancellationToken.None);
+            Assert.True(capture.Server!.MajorVersion >= 13);
+            var runner = new CaptureRunner(capture.Target!, CapturePlan.Build([2], baseline: false, null, iterations: 20), capture.CollectorsFor, manifest, new Progress<string>());
+            await runner.RunAsync(CancellationToken.None);
+        }
+
+        var phase = Path.Combine(root, "phases", "load");
+        var executions = File.ReadAllLines(Path.Combine(phase, "executions.csv"));
+        Assert.Equal(41, executions.Length);
+        using (var sessions = new StreamReader(Path.Combine(phase, "sessions.csv")))
+        {
+            var rows = Csv.ReadRows(sessions).ToList();
+            Assert.Equal(2, rows.Count);
+            Assert.All(rows, r => Assert.True(Csv.ParseDouble(r["cpu_ms"], -1) >= 0, "cpu_ms from sys.dm_exec_sessions.cpu_time"));
+            Assert.All(rows, r => Assert.NotEqual("", r["db_session_id"]));
+        }
+
+        Assert.StartsWith("scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", File.ReadAllLines(Path.Combine(phase, "waits.csv"))[0]);
+        foreach (var dmv in new[] { "wait_stats", "session_wait_stats", "latch_stats", "spinlock_stats", "memory_clerks", "process_memory", "schedulers", "session_cpu", "performance_counters" })
+        {
+            Assert.True(File.Exists(Path.Combine(phase, "dmv", dmv + ".csv")), dmv);
+        }
+
+        Assert.True(File.Exists(Path.Combine(phase, "xe", "clerk_histogram.csv")));
+        Assert.True(File.Exists(Path.Combine(phase, "xe", "page_events.csv")));
+
+        var (_, check) = Connect(runId);
+        await using var control = (SqlConnectionSink)await check("check", null, CancellationToken.None);
+        var left = await new XeLeftoverCleaner(control).FindNamesAsync(null, CancellationToken.None);
+        Assert.DoesNotContain(left, n => n.Contains(runId, StringComparison.Ordinal));
+    }
+
+    [SqlServerFact]
+    public async Task An_attach_capture_reads_server_waits_without_a_workload_database()
+    {
+        var runId = Guid.NewGuid().ToString("N")[..10];
+        var (factory, open) = Connect(runId);
+        var settings = new SqlServerCaptureSettings { RunId = runId, SnapshotInterval = TimeSpan.FromMilliseconds(250) };
+        await using var capture = new SqlServerCapture(settings, open, factory.DataSource, factory.WorkloadDatabase);
+        await capture.PrepareAsync(new Progress<string>(), CancellationToken.None);
+        Assert.Null(capture.Target);
+        var root = TestData.TempFolder();
+        var phase = new Core.Capture.PhaseContext("attach", 0, root, []);
+        var collectors = capture.CollectorsFor(phase);
+        foreach (var c in collectors)
+        {
+            await c.StartAsync(phase, CancellationToken.None);
+        }
+
+        await Task.Delay(1500);
+        foreach (var c in collectors)
+        {
+            Assert.Equal(CollectorStatus.Ok, (await c.StopAsync(phase, CancellationToken.None)).Status);
+        }
+
+        Assert.Contains("server,", File.ReadAllText(Path.Combine(root, "phases", "attach", "waits.csv")));
+    }
+}

@@ -1,0 +1,62 @@
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+
+namespace SqlWaitProbe.SqlServer.Tests;
+
+/// <summary>
+/// Parses T-SQL with ScriptDom's TSql150Parser (the newest parser in the DacFx 150 build the repository
+/// restores; it knows SQL Server 2019 syntax, which covers every statement the probe sends).
+/// </summary>
+internal static class TSqlAssert
+{
+    public static TSqlFragment Parses(string sql, string what)
+    {
+        var parser = new TSql150Parser(initialQuotedIdentifiers: true);
+        var fragment = parser.Parse(new StringReader(sql), out var errors);
+        if (errors.Count > 0)
+        {
+            var first = errors[0];
+            var line = sql.Split('\n').ElementAtOrDefault(first.Line - 1)?.Trim();
+            Assert.Fail($"{what}: T-SQL parse error {first.Number} at {first.Line}:{first.Column}: {first.Message}\n  line: {line}\n--- full text ---\n{sql}");
+        }
+
+        return fragment;
+    }
+
+    /// <summary>Every statement type in the fragment, e.g. <c>CreateTableStatement</c>.</summary>
+    public static IReadOnlyList<string> StatementTypes(TSqlFragment fragment)
+    {
+        var visitor = new StatementCollector();
+        fragment.Accept(visitor);
+        return visitor.Types;
+    }
+
+    /// <summary>The literal batches passed to <c>sys.sp_executesql</c> (dynamic SQL the outer parse does not see).</summary>
+    public static IReadOnlyList<string> DynamicSql(TSqlFragment fragment)
+    {
+        var visitor = new DynamicSqlCollector();
+        fragment.Accept(visitor);
+        return visitor.Batches;
+    }
+
+    private sealed class DynamicSqlCollector : TSqlFragmentVisitor
+    {
+        public List<string> Batches { get; } = [];
+
+        public override void Visit(ExecutableProcedureReference node)
+        {
+            var name = node.ProcedureReference?.ProcedureReference?.Name?.BaseIdentifier?.Value;
+            if (string.Equals(name, "sp_executesql", StringComparison.OrdinalIgnoreCase)
+                && node.Parameters.Count > 0 && node.Parameters[0].ParameterValue is StringLiteral literal)
+            {
+                Batches.Add(literal.Value);
+            }
+        }
+    }
+
+    private sealed class StatementCollector : TSqlFragmentVisitor
+    {
+        public List<string> Types { get; } = [];
+
+        public override void Visit(TSqlStatement node) => Types.Add(node.GetType().Name);
+    }
+}
