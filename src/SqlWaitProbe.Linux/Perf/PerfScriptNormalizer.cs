@@ -1,3 +1,9 @@
+using System.Text;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Text;
+
 namespace SqlWaitProbe.Linux.Perf;
 
 /// <summary>Turns a phase's raw <c>perf script</c> output into the bundle's normalised stack files.</summary>
@@ -8,6 +14,58 @@ public static class PerfScriptNormalizer
     /// <c>cpu/stacks.folded</c>, <c>cpu/timeline.csv</c> and <c>cpu/sampling.json</c> beside it.
     /// Returns the number of samples read.
     /// </summary>
-    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds) =>
-        throw new NotSupportedException("pending: the perf reader lands with the stack-pipeline work");
+    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds)
+    {
+        var input = Path.Combine(bundleRoot, BundlePaths.PerfScript(phase));
+        var profile = new StackProfile();
+        var timeline = new Dictionary<(long Second, string Process, string Module, bool Kernel), long>();
+        double? first = null;
+        long samples = 0;
+        foreach (var sample in new PerfScriptReader().ReadSamples(input, profile.Frames, profile.Stacks))
+        {
+            samples++;
+            profile.Add(sample.Process, sample.StackId, sample.Weight);
+            var time = double.IsNaN(sample.TimestampSeconds) ? 0 : sample.TimestampSeconds;
+            first ??= time;
+            var second = (long)Math.Floor(Math.Max(0, time - first.Value));
+            var leaf = profile.Frames[profile.Stacks.LeafFrameOf(sample.StackId)];
+            var key = (second, sample.Process, leaf.Module.Length == 0 ? "[unknown]" : leaf.Module, leaf.IsKernel);
+            timeline[key] = timeline.GetValueOrDefault(key) + sample.Weight;
+        }
+
+        WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Stacks(phase)), writer => FoldedStackFormat.Write(profile, writer));
+        WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackTimeline(phase)), writer =>
+        {
+            writer.Write("second,process,module,kernel,weight\n");
+            foreach (var ((second, process, module, kernel), weight) in timeline
+                         .OrderBy(e => e.Key.Second).ThenBy(e => e.Key.Process, StringComparer.Ordinal).ThenByDescending(e => e.Value).ThenBy(e => e.Key.Module, StringComparer.Ordinal))
+            {
+                writer.Write(Csv.Line(Csv.Number(second), process, module, kernel ? "1" : "0", Csv.Number(weight)));
+                writer.Write('\n');
+            }
+        });
+        var info = new PerfSamplingInfo("perf", sampleHz, samples, 0, durationSeconds, logicalCpus);
+        WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(info, ProbeJson.Options)));
+        return samples;
+    }
+
+    private static void WriteAtomically(string path, Action<TextWriter> write)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        var temp = path + ".tmp";
+        try
+        {
+            using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false)))
+            {
+                write(writer);
+            }
+
+            File.Move(temp, path, overwrite: true);
+        }
+        catch
+        {
+            File.Delete(temp);
+            throw;
+        }
+    }
 }

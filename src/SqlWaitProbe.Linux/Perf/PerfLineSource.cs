@@ -1,0 +1,177 @@
+using System.IO.Compression;
+using System.Text;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Linux.Perf;
+
+/// <summary>
+/// Streams the lines of a text file, plain or gzip-compressed (detected by its magic bytes), through one large
+/// reused buffer: no per-line allocation, never the whole file in memory. Binary data, corrupt or truncated gzip
+/// and empty files are reported as <see cref="BadInputException"/> naming the file and line.
+/// </summary>
+internal sealed class PerfLineSource : IDisposable
+{
+    private const int BufferChars = 1 << 20;
+    private readonly TextReader _reader;
+    private readonly string _file;
+    private char[] _buffer = new char[BufferChars];
+    private int _start;
+    private int _end;
+    private bool _eof;
+    private bool _anyData;
+    private CountingReadStream? _gzip;
+    private uint _gzipTrailerSize;
+
+    private PerfLineSource(TextReader reader, string file)
+    {
+        _reader = reader;
+        _file = file;
+    }
+
+    /// <summary>The 1-based number of the line last returned.</summary>
+    public long LineNumber { get; private set; }
+
+    /// <summary>The file being read, as the user named it.</summary>
+    public string File => _file;
+
+    /// <summary>Opens <paramref name="path"/>, decompressing it when it starts with the gzip magic bytes.</summary>
+    public static PerfLineSource Open(string path)
+    {
+        if (Directory.Exists(path))
+        {
+            throw new BadInputException("is a folder, not a file", path);
+        }
+
+        if (!System.IO.File.Exists(path))
+        {
+            throw new BadInputException("file not found", path);
+        }
+
+        var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
+        try
+        {
+            Span<byte> magic = stackalloc byte[4];
+            var got = stream.ReadAtLeast(magic[..2], 2, throwOnEndOfStream: false);
+            if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+            {
+                // GZipStream ends quietly on a truncated file; the trailer's size (mod 2^32) tells.
+                stream.Position = Math.Max(0, stream.Length - 4);
+                stream.ReadAtLeast(magic, 4, throwOnEndOfStream: false);
+                stream.Position = 0;
+                var counting = new CountingReadStream(new GZipStream(stream, CompressionMode.Decompress));
+                return new PerfLineSource(new StreamReader(counting, Encoding.UTF8, true, 1 << 18), path)
+                {
+                    _gzip = counting,
+                    _gzipTrailerSize = System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic),
+                };
+            }
+
+            stream.Position = 0;
+            return new PerfLineSource(new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), path);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Returns the next line without its line break; false at the end of the file.</summary>
+    public bool TryReadLine(out ReadOnlySpan<char> line)
+    {
+        while (true)
+        {
+            var pending = _buffer.AsSpan(_start, _end - _start);
+            var newline = pending.IndexOf('\n');
+            if (newline >= 0)
+            {
+                line = pending[..newline];
+                _start += newline + 1;
+                LineNumber++;
+                return true;
+            }
+
+            if (_eof)
+            {
+                if (pending.Length > 0)
+                {
+                    line = pending;
+                    _start = _end;
+                    LineNumber++;
+                    return true;
+                }
+
+                line = default;
+                return false;
+            }
+
+            Fill();
+        }
+    }
+
+    /// <summary>A <see cref="BadInputException"/> about the current line.</summary>
+    public BadInputException Problem(string message) => new(message, _file, LineNumber);
+
+    /// <inheritdoc />
+    public void Dispose() => _reader.Dispose();
+
+    private void Fill()
+    {
+        var pending = _end - _start;
+        if (_start > 0)
+        {
+            Array.Copy(_buffer, _start, _buffer, 0, pending);
+            _start = 0;
+            _end = pending;
+        }
+
+        if (_end == _buffer.Length)
+        {
+            // One line longer than the buffer: grow rather than split it.
+            Array.Resize(ref _buffer, _buffer.Length * 2);
+        }
+
+        int read;
+        try
+        {
+            read = _reader.Read(_buffer, _end, _buffer.Length - _end);
+        }
+        catch (InvalidDataException e)
+        {
+            throw new BadInputException("the gzip data is corrupt or truncated (" + e.Message.TrimEnd('.') + ")", _file, LineNumber + 1, e);
+        }
+        catch (EndOfStreamException e)
+        {
+            throw new BadInputException("the gzip data is truncated", _file, LineNumber + 1, e);
+        }
+
+        if (read == 0)
+        {
+            _eof = true;
+            if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize)
+            {
+                throw new BadInputException("the gzip data is truncated (it ends before its trailer)", _file, LineNumber + 1);
+            }
+
+            if (!_anyData)
+            {
+                throw new BadInputException("the file is empty", _file);
+            }
+
+            return;
+        }
+
+        _anyData = true;
+        var fresh = _buffer.AsSpan(_end, read);
+
+        // Text never holds these control characters; binary data almost always does, early.
+        var control = fresh.IndexOfAnyInRange('\0', '\b');
+        if (control >= 0)
+        {
+            var line = LineNumber + 1 + _buffer.AsSpan(_start, _end - _start + control).Count('\n');
+            throw new BadInputException("this is binary data, not text", _file, line);
+        }
+
+        _end += read;
+    }
+}

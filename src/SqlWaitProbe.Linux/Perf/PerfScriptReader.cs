@@ -1,0 +1,100 @@
+using SqlWaitProbe.Core.Stacks;
+
+namespace SqlWaitProbe.Linux.Perf;
+
+/// <summary>
+/// Reads <c>perf script</c> output (plain text or gzip, detected by magic bytes) as a stream: memory grows with
+/// distinct frames and stacks, not with the file. Bad input raises <see cref="Core.Errors.BadInputException"/>
+/// naming the file and line.
+/// </summary>
+public sealed class PerfScriptReader
+{
+    /// <summary>A reader with the given folding options (default: process name only, no annotations).</summary>
+    public PerfScriptReader(PerfFoldOptions? options = null)
+    {
+        Options = options ?? PerfFoldOptions.Default;
+    }
+
+    /// <summary>The options frames and process names follow.</summary>
+    public PerfFoldOptions Options { get; }
+
+    /// <summary>
+    /// Streams the samples of <paramref name="path"/>, interning frames in <paramref name="frames"/> and stacks in
+    /// <paramref name="stacks"/>. Only samples of the file's first event type are returned.
+    /// </summary>
+    public IEnumerable<StackSample> ReadSamples(string path, FrameTable frames, StackTable stacks)
+    {
+        var catalog = new PerfFrameCatalog(Options);
+        using var parser = new PerfScriptParser(PerfLineSource.Open(path), Options, catalog);
+        var bundleIds = new List<int>();
+        while (parser.Next())
+        {
+            var stack = StackTable.Empty;
+            foreach (var id in parser.CurrentFrames)
+            {
+                while (bundleIds.Count <= id)
+                {
+                    bundleIds.Add(-1);
+                }
+
+                if (bundleIds[id] < 0)
+                {
+                    bundleIds[id] = frames.Intern(catalog[id].Frame);
+                }
+
+                stack = stacks.Push(stack, bundleIds[id]);
+            }
+
+            var h = parser.Current;
+            yield return new StackSample(h.Comm, h.Pid, h.Tid, h.Cpu, h.TimestampSeconds, h.Period, stack);
+        }
+    }
+
+    /// <summary>Reads <paramref name="path"/> into an aggregated profile; the process of each stack is perf's command name.</summary>
+    public StackProfile ReadProfile(string path)
+    {
+        var profile = new StackProfile();
+        foreach (var sample in ReadSamples(path, profile.Frames, profile.Stacks))
+        {
+            profile.Add(sample.Process, sample.StackId, sample.Weight);
+        }
+
+        return profile;
+    }
+
+    /// <summary>
+    /// Folds <paramref name="path"/> exactly as inferno-collapse-perf does with the same options: stack text
+    /// (<c>process;root;...;leaf</c>) → summed weight.
+    /// </summary>
+    public IReadOnlyDictionary<string, long> Fold(string path)
+    {
+        var catalog = new PerfFrameCatalog(Options);
+        var stacks = new StackTable();
+        var weights = new Dictionary<(string Process, int Stack), long>();
+        using (var parser = new PerfScriptParser(PerfLineSource.Open(path), Options, catalog))
+        {
+            while (parser.Next())
+            {
+                var stack = stacks.Intern(parser.CurrentFrames);
+                var key = (parser.Current.Process, stack);
+                System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(weights, key, out _) += parser.Current.Period;
+            }
+        }
+
+        var folded = new Dictionary<string, long>(StringComparer.Ordinal);
+        var text = new System.Text.StringBuilder(512);
+        foreach (var ((process, stack), weight) in weights)
+        {
+            text.Clear().Append(process);
+            foreach (var id in stacks.FramesRootFirst(stack))
+            {
+                text.Append(';').Append(catalog[id].FoldedName);
+            }
+
+            var line = text.ToString();
+            folded[line] = folded.GetValueOrDefault(line) + weight;
+        }
+
+        return folded;
+    }
+}
