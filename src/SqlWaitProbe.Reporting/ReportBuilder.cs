@@ -1,4 +1,6 @@
+using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Reporting.Output;
 
 namespace SqlWaitProbe.Reporting;
 
@@ -7,5 +9,26 @@ public static class ReportBuilder
 {
     /// <summary>Builds the report of <paramref name="bundle"/> into <paramref name="outputFolder"/>; returns the findings' titles, most severe first.</summary>
     public static Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, IProgress<string> progress, CancellationToken cancellationToken) =>
-        throw new NotSupportedException("pending: analysis and reports land with their own work");
+        BuildAsync(bundle, outputFolder, new ReportOptions { FlameGraphs = DefaultRenderer() }, progress, cancellationToken);
+
+    /// <summary>As <see cref="BuildAsync(CaptureBundle, string, IProgress{string}, CancellationToken)"/> with options.</summary>
+    public static async Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var result = await BuildReportAsync(bundle, outputFolder, options, progress, cancellationToken);
+        return result.Analysis.Findings.Select(f => f.Title).ToArray();
+    }
+
+    /// <summary>Builds the report and returns the analysis and the files written.</summary>
+    public static Task<ReportResult> BuildReportAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
+        Task.Run(() =>
+        {
+            var analysis = BundleAnalyzer.Analyze(bundle, options.ExtraTags, options.Focus, progress, cancellationToken);
+            Directory.CreateDirectory(outputFolder);
+            var writer = new ReportWriter(outputFolder, analysis, options, progress, cancellationToken);
+            var files = writer.WriteAll();
+            return new ReportResult(analysis, files);
+        }, cancellationToken);
+
+    /// <summary>The flame graph renderer used when the caller gives none.</summary>
+    public static IFlameGraphRenderer? DefaultRenderer() => null;
 }

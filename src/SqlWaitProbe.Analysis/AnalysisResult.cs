@@ -1,0 +1,53 @@
+using SqlWaitProbe.Analysis.Correlation;
+using SqlWaitProbe.Analysis.Findings;
+using SqlWaitProbe.Analysis.Input;
+using SqlWaitProbe.Analysis.Ledger;
+using SqlWaitProbe.Core.Bundle;
+
+namespace SqlWaitProbe.Analysis;
+
+/// <summary>Everything the analysis of one bundle produced; reports render it.</summary>
+public sealed record AnalysisResult
+{
+    /// <summary>The bundle's manifest.</summary>
+    public required BundleManifest Manifest { get; init; }
+
+    /// <summary>Phases as read, in the order they ran.</summary>
+    public required IReadOnlyList<PhaseData> Phases { get; init; }
+
+    /// <summary>One ledger per phase, same order.</summary>
+    public required IReadOnlyList<PhaseLedger> Ledgers { get; init; }
+
+    /// <summary>Baseline → load module growth (empty without both).</summary>
+    public IReadOnlyList<GrowthRow> Growth { get; init; } = [];
+
+    /// <summary>Scalability table, by threads.</summary>
+    public IReadOnlyList<ScalabilityRow> Scalability { get; init; } = [];
+
+    /// <summary>The module whose per-execution cost grows fastest, or null.</summary>
+    public GrowthRow? FastestGrowing { get; init; }
+
+    /// <summary>Call paths into <see cref="FastestGrowing"/> in the load phase.</summary>
+    public IReadOnlyList<CallPath> CallPathsIntoFastest { get; init; } = [];
+
+    /// <summary>Strong kernel-CPU correlations.</summary>
+    public IReadOnlyList<SeriesCorrelationResult> Correlations { get; init; } = [];
+
+    /// <summary>Callers/callees of the focus pattern per phase, when asked for.</summary>
+    public IReadOnlyList<(string Phase, FocusView View)> Focus { get; init; } = [];
+
+    /// <summary>Findings, most severe first.</summary>
+    public IReadOnlyList<Finding> Findings { get; init; } = [];
+
+    /// <summary>Data-quality notes (also as findings when serious).</summary>
+    public IReadOnlyList<string> DataQuality { get; init; } = [];
+
+    /// <summary>The baseline phase's ledger, or null.</summary>
+    public PhaseLedger? Baseline => Ledgers.FirstOrDefault(l => l.Phase == "baseline");
+
+    /// <summary>The load phase's ledger (or the phase with most threads), or null.</summary>
+    public PhaseLedger? Load => Ledgers.FirstOrDefault(l => l.Phase == "load") ?? Ledgers.Where(l => l.Phase != "baseline").OrderByDescending(l => l.Threads).FirstOrDefault();
+
+    /// <summary>The phase data of a ledger.</summary>
+    public PhaseData PhaseOf(PhaseLedger ledger) => Phases.First(p => p.Name == ledger.Phase);
+}

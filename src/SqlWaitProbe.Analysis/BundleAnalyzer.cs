@@ -1,0 +1,102 @@
+using SqlWaitProbe.Analysis.Correlation;
+using SqlWaitProbe.Analysis.Findings;
+using SqlWaitProbe.Analysis.Input;
+using SqlWaitProbe.Analysis.Ledger;
+using SqlWaitProbe.Analysis.Tags;
+using SqlWaitProbe.Core.Bundle;
+
+namespace SqlWaitProbe.Analysis;
+
+/// <summary>Runs the whole analysis of a bundle: readers, ledgers, growth, correlation, findings.</summary>
+public static class BundleAnalyzer
+{
+    /// <summary>Analyses <paramref name="bundle"/>. <paramref name="extraTags"/> adds imported stack tags; <paramref name="focus"/> adds a callers/callees view.</summary>
+    public static AnalysisResult Analyze(CaptureBundle bundle, StackTagSet? extraTags = null, string? focus = null, IProgress<string>? progress = null, CancellationToken cancellationToken = default)
+    {
+        var manifest = bundle.Manifest;
+        progress?.Report("reading phases");
+        var phases = BundleReader.ReadPhases(bundle, cancellationToken);
+        var tags = BuiltInStackTags.ForEngine(manifest.Engine);
+        if (extraTags is not null)
+        {
+            // Imported tags come first so they win over built-in ones on the same frame at equal priority.
+            tags = extraTags.Merge(tags);
+        }
+
+        var attach = manifest.Workload == "attach";
+        progress?.Report("building the time ledger");
+        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, attach, tags)).ToArray();
+        var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
+        var growth = partial.Baseline is { } b && partial.Load is { } l && !ReferenceEquals(b, l) ? Growth.Compute(b, l) : [];
+        var byThreads = ledgers.OrderBy(x => x.Threads).ToArray();
+        var fastest = Growth.FastestGrowing(byThreads);
+        IReadOnlyList<CallPath> paths = [];
+        var process = manifest.ServerProcess.Length > 0 ? manifest.ServerProcess : null;
+        if (fastest is not null && partial.Load is { } load && partial.PhaseOf(load).Stacks is { } loadStacks)
+        {
+            paths = CallPaths.IntoModule(loadStacks, process, fastest.Module, fastest.Kernel);
+        }
+
+        var focusViews = new List<(string, FocusView)>();
+        if (!string.IsNullOrWhiteSpace(focus))
+        {
+            foreach (var p in phases.Where(p => p.Stacks is not null))
+            {
+                focusViews.Add((p.Name, FocusView.Compute(p.Stacks!, process, focus)));
+            }
+        }
+
+        progress?.Report("correlating per-second series");
+        var result = partial with
+        {
+            Growth = growth,
+            Scalability = Growth.Scalability(phases, ledgers),
+            FastestGrowing = fastest,
+            CallPathsIntoFastest = paths,
+            Correlations = phases.SelectMany(SeriesCorrelation.Compute).ToArray(),
+            Focus = focusViews,
+            DataQuality = DataQualityNotes(manifest, phases),
+        };
+        return result with { Findings = FindingRules.Evaluate(result) };
+    }
+
+    private static List<string> DataQualityNotes(BundleManifest manifest, IReadOnlyList<PhaseData> phases)
+    {
+        var notes = new List<string>();
+        if (manifest.Status != BundleStatus.Complete)
+        {
+            notes.Add($"capture status is {manifest.Status}{(manifest.Reason is null ? "" : " (" + manifest.Reason + ")")}");
+        }
+
+        foreach (var missing in manifest.Phases.Where(p => phases.All(d => d.Name != p.Name)))
+        {
+            notes.Add($"phase {missing.Name}: no executions.csv, so it is not analysed");
+        }
+
+        foreach (var p in phases)
+        {
+            var absent = new List<string>();
+            if (p.Sessions is null) absent.Add("sessions.csv (CPU)");
+            if (p.Waits is null) absent.Add("waits.csv");
+            if (p.Stacks is null) absent.Add("cpu/stacks.folded");
+            if (p.Series is null) absent.Add("series.csv");
+            if (p.Overhead is null) absent.Add("overhead.json");
+            if (absent.Count > 0)
+            {
+                notes.Add($"phase {p.Name}: not captured: {string.Join(", ", absent)}");
+            }
+
+            if (p.Sampling?.Coverage is { } c)
+            {
+                notes.Add($"phase {p.Name}: sampling coverage {FindingRules.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
+            }
+        }
+
+        foreach (var c in manifest.Collectors.Where(c => c.Status != CollectorStatus.Ok))
+        {
+            notes.Add($"collector {c.Name}: {c.Status}{(c.Error is null ? "" : " — " + c.Error)}");
+        }
+
+        return notes;
+    }
+}

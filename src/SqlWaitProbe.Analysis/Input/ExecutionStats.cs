@@ -1,0 +1,17 @@
+namespace SqlWaitProbe.Analysis.Input;
+
+/// <summary>What executions.csv says about a phase.</summary>
+/// <param name="Count">Executions (errors included).</param>
+/// <param name="Errors">Executions with an error.</param>
+/// <param name="SessionMs">Σ (end_ms − start_ms): the session time of the ledger.</param>
+/// <param name="WallSeconds">First start to last end, in seconds.</param>
+/// <param name="Sessions">Distinct driver sessions seen.</param>
+/// <param name="Latency">Per-execution latency percentiles.</param>
+public sealed record ExecutionStats(long Count, long Errors, double SessionMs, double WallSeconds, int Sessions, LatencyStats Latency);
+
+/// <summary>Latency percentiles in milliseconds.</summary>
+/// <param name="P50">Median.</param>
+/// <param name="P95">95th percentile.</param>
+/// <param name="P99">99th percentile.</param>
+/// <param name="Max">Largest.</param>
+public sealed record LatencyStats(double P50, double P95, double P99, double Max);

@@ -1,0 +1,54 @@
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Stacks;
+
+namespace SqlWaitProbe.Analysis.Input;
+
+/// <summary>Everything read from one phase folder; null members were not captured.</summary>
+public sealed record PhaseData
+{
+    /// <summary>The phase as the manifest lists it.</summary>
+    public required BundlePhase Phase { get; init; }
+
+    /// <summary>executions.csv (the only required file).</summary>
+    public required ExecutionStats Executions { get; init; }
+
+    /// <summary>sessions.csv.</summary>
+    public SessionTotals? Sessions { get; init; }
+
+    /// <summary>waits.csv.</summary>
+    public IReadOnlyList<WaitRow>? Waits { get; init; }
+
+    /// <summary>series.csv.</summary>
+    public SeriesSet? Series { get; init; }
+
+    /// <summary>cpu/stacks.folded.</summary>
+    public StackProfile? Stacks { get; init; }
+
+    /// <summary>cpu/timeline.csv, server process only.</summary>
+    public CpuTimeline? Timeline { get; init; }
+
+    /// <summary>cpu/sampling.json.</summary>
+    public SamplingInfo? Sampling { get; init; }
+
+    /// <summary>overhead.json.</summary>
+    public OverheadInfo? Overhead { get; init; }
+
+    /// <summary>dmv/spinlock_stats.csv.</summary>
+    public IReadOnlyList<SpinlockRow>? Spinlocks { get; init; }
+
+    /// <summary>xe/page_events.csv.</summary>
+    public XePageStats? XePages { get; init; }
+
+    /// <summary>Phase name.</summary>
+    public string Name => Phase.Name;
+
+    /// <summary>Seconds the phase ran: the manifest window, else first start to last end.</summary>
+    public double WallSeconds
+    {
+        get
+        {
+            var manifest = (Phase.EndUtc - Phase.StartUtc).TotalSeconds;
+            return manifest > 0 ? manifest : Executions.WallSeconds;
+        }
+    }
+}

@@ -1,0 +1,21 @@
+namespace SqlWaitProbe.Analysis.Input;
+
+/// <summary>cpu/sampling.json: how the stacks were sampled.</summary>
+/// <param name="Source"><c>perf</c> or <c>etw</c>.</param>
+/// <param name="SampleHz">Sampling frequency per CPU.</param>
+/// <param name="Samples">Samples taken.</param>
+/// <param name="LostSamples">Samples the source reported lost.</param>
+/// <param name="DurationSeconds">Sampling window.</param>
+/// <param name="LogicalCpus">CPUs sampled.</param>
+public sealed record SamplingInfo(string Source, double SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus)
+{
+    /// <summary>samples ÷ (duration × cpus × hz), or null when the denominator is zero.</summary>
+    public double? Coverage
+    {
+        get
+        {
+            var expected = DurationSeconds * LogicalCpus * SampleHz;
+            return expected > 0 ? Samples / expected : null;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+using SqlWaitProbe.Analysis.Input;
+
+namespace SqlWaitProbe.Analysis.Ledger;
+
+/// <summary>Compares per-execution costs between phases: the growth table and the scalability table.</summary>
+public static class Growth
+{
+    /// <summary>Per-module growth from <paramref name="baseline"/> to <paramref name="load"/>, largest growth first.</summary>
+    public static IReadOnlyList<GrowthRow> Compute(PhaseLedger baseline, PhaseLedger load)
+    {
+        var before = ByModule(baseline);
+        var after = ByModule(load);
+        var total = load.Modules.Sum(m => m.CpuMsPerExecution) - baseline.Modules.Sum(m => m.CpuMsPerExecution);
+        return before.Keys.Union(after.Keys)
+            .Select(key =>
+            {
+                var b = before.GetValueOrDefault(key);
+                var a = after.GetValueOrDefault(key);
+                var ratio = b > 0 ? a / b : a > 0 ? double.PositiveInfinity : 1;
+                return new GrowthRow(key.Module, key.Kernel, b, a, ratio, total != 0 ? (a - b) / total : 0);
+            })
+            .Where(r => r.BaselineMsPerExecution > 0 || r.LoadMsPerExecution > 0)
+            .OrderByDescending(r => r.LoadMsPerExecution - r.BaselineMsPerExecution)
+            .ThenBy(r => r.Module, StringComparer.Ordinal)
+            .ToArray();
+    }
+
+    /// <summary>One row per phase: throughput against the ideal of perfect scaling from the baseline.</summary>
+    public static IReadOnlyList<ScalabilityRow> Scalability(IReadOnlyList<PhaseData> phases, IReadOnlyList<PhaseLedger> ledgers)
+    {
+        var baseline = ledgers.FirstOrDefault(l => l.Phase == "baseline") ?? ledgers.OrderBy(l => l.Threads).FirstOrDefault();
+        var rows = new List<ScalabilityRow>();
+        for (var i = 0; i < ledgers.Count; i++)
+        {
+            var l = ledgers[i];
+            var ideal = baseline is not null && baseline.MsPerExecution > 0 ? l.Threads * 1000 / baseline.MsPerExecution : 0;
+            var topSpin = phases[i].Spinlocks?.OrderByDescending(s => s.Spins).FirstOrDefault()?.Name ?? "";
+            rows.Add(new ScalabilityRow(l.Phase, l.Threads, l.ExecutionsPerSecond, l.MsPerExecution, ideal,
+                ideal > 0 ? l.ExecutionsPerSecond / ideal : 0,
+                l.Modules.FirstOrDefault()?.Module ?? "", l.Waits.FirstOrDefault()?.Type ?? "", topSpin));
+        }
+
+        return rows.OrderBy(r => r.Threads).ToArray();
+    }
+
+    /// <summary>The module whose per-execution CPU grows fastest across the phases (largest absolute growth from the first to the last), or null.</summary>
+    public static GrowthRow? FastestGrowing(IReadOnlyList<PhaseLedger> ledgersByThreads)
+    {
+        if (ledgersByThreads.Count < 2)
+        {
+            return null;
+        }
+
+        return Compute(ledgersByThreads[0], ledgersByThreads[^1]).FirstOrDefault(r => r.LoadMsPerExecution > r.BaselineMsPerExecution);
+    }
+
+    private static Dictionary<(string Module, bool Kernel), double> ByModule(PhaseLedger ledger) =>
+        ledger.Modules.GroupBy(m => (m.Module, m.Kernel)).ToDictionary(g => g.Key, g => g.Sum(m => m.CpuMsPerExecution));
+}

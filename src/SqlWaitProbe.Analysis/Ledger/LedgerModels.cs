@@ -1,0 +1,99 @@
+namespace SqlWaitProbe.Analysis.Ledger;
+
+/// <summary>One wait type's part of the ledger.</summary>
+/// <param name="Type">Wait type.</param>
+/// <param name="Seconds">Seconds waited.</param>
+/// <param name="SignalSeconds">Of which runnable, waiting for a scheduler (SQL Server signal waits).</param>
+/// <param name="Source">Where the figure came from.</param>
+public sealed record LedgerWait(string Type, double Seconds, double SignalSeconds, string Source);
+
+/// <summary>One observable cause of unaccounted time.</summary>
+/// <param name="Cause">What the time was.</param>
+/// <param name="Seconds">Seconds (the remainder may be negative: over-accounted).</param>
+/// <param name="Source">Where the figure came from.</param>
+public sealed record UnaccountedCause(string Cause, double Seconds, string Source);
+
+/// <summary>CPU attributed to one module of the server process.</summary>
+/// <param name="Process">Process name.</param>
+/// <param name="Module">Module name.</param>
+/// <param name="Kernel">True for kernel code.</param>
+/// <param name="ExclusiveShare">Leaf share of the process's samples.</param>
+/// <param name="InclusiveShare">Any-frame share of the process's samples.</param>
+/// <param name="CpuMsPerExecution">Exclusive share × CPU ms ÷ executions.</param>
+public sealed record ModuleCost(string Process, string Module, bool Kernel, double ExclusiveShare, double InclusiveShare, double CpuMsPerExecution);
+
+/// <summary>CPU attributed to one stack tag.</summary>
+/// <param name="Tag">Tag name.</param>
+/// <param name="Share">Share of the server process's samples.</param>
+/// <param name="CpuMsPerExecution">Share × CPU ms ÷ executions.</param>
+public sealed record TagCost(string Tag, double Share, double CpuMsPerExecution);
+
+/// <summary>The time ledger of one phase: session time = waits + CPU + unaccounted, every figure with its source.</summary>
+public sealed record PhaseLedger
+{
+    /// <summary>Phase name.</summary>
+    public required string Phase { get; init; }
+
+    /// <summary>Concurrent sessions.</summary>
+    public int Threads { get; init; }
+
+    /// <summary>Executions.</summary>
+    public long Executions { get; init; }
+
+    /// <summary>Phase wall time in seconds.</summary>
+    public double WallSeconds { get; init; }
+
+    /// <summary>Σ execution durations in seconds.</summary>
+    public double SessionSeconds { get; init; }
+
+    /// <summary>Where session time came from.</summary>
+    public string SessionSource { get; init; } = "";
+
+    /// <summary>Waits by type, largest first.</summary>
+    public IReadOnlyList<LedgerWait> Waits { get; init; } = [];
+
+    /// <summary>Σ waits in seconds.</summary>
+    public double WaitSeconds => Waits.Sum(w => w.Seconds);
+
+    /// <summary>True when waits were captured.</summary>
+    public bool WaitsCaptured { get; init; }
+
+    /// <summary>Database CPU seconds of the workload's sessions.</summary>
+    public double CpuSeconds { get; init; }
+
+    /// <summary>True when CPU was captured.</summary>
+    public bool CpuCaptured { get; init; }
+
+    /// <summary>Where CPU came from.</summary>
+    public string CpuSource { get; init; } = "";
+
+    /// <summary>Session − waits − CPU (negative: over-accounted).</summary>
+    public double UnaccountedSeconds { get; init; }
+
+    /// <summary>The split of unaccounted time; sums exactly to <see cref="UnaccountedSeconds"/>.</summary>
+    public IReadOnlyList<UnaccountedCause> UnaccountedCauses { get; init; } = [];
+
+    /// <summary>Signals that explain time without being extra time (signal waits, preemptive waits, spins), with sources.</summary>
+    public IReadOnlyList<string> Evidence { get; init; } = [];
+
+    /// <summary>Server-process modules by CPU, heaviest first.</summary>
+    public IReadOnlyList<ModuleCost> Modules { get; init; } = [];
+
+    /// <summary>Stack tags by CPU, heaviest first.</summary>
+    public IReadOnlyList<TagCost> Tags { get; init; } = [];
+
+    /// <summary>Kernel share of the server process's samples, or null without stacks.</summary>
+    public double? KernelShare { get; init; }
+
+    /// <summary>Sampling coverage, or null when unknown.</summary>
+    public double? SamplingCoverage { get; init; }
+
+    /// <summary>Executions per second.</summary>
+    public double ExecutionsPerSecond => WallSeconds > 0 ? Executions / WallSeconds : 0;
+
+    /// <summary>Session ms per execution.</summary>
+    public double MsPerExecution => Executions > 0 ? SessionSeconds * 1000 / Executions : 0;
+
+    /// <summary>CPU ms per execution.</summary>
+    public double CpuMsPerExecution => Executions > 0 ? CpuSeconds * 1000 / Executions : 0;
+}

@@ -1,0 +1,146 @@
+using System.Globalization;
+using SqlWaitProbe.Analysis.Input;
+using SqlWaitProbe.Analysis.Stacks;
+using SqlWaitProbe.Analysis.Tags;
+
+namespace SqlWaitProbe.Analysis.Ledger;
+
+/// <summary>Builds the time ledger of a phase (docs/analysis.md explains each figure).</summary>
+public static class TimeLedger
+{
+    /// <summary>Cause name of the remainder of unaccounted time.</summary>
+    public const string OffCpuRemainder = "off-CPU time no wait covers";
+
+    /// <summary>Cause name of the probe's own overhead.</summary>
+    public const string ProbeOverhead = "the probe's own overhead";
+
+    /// <summary>Cause name of run-queue time.</summary>
+    public const string RunQueue = "run queue (runnable, waiting for a CPU)";
+
+    /// <summary>Computes the ledger. <paramref name="attachMode"/> uses server-wide waits when no session-scope waits exist.</summary>
+    public static PhaseLedger Compute(PhaseData phase, string serverProcess, bool attachMode, StackTagSet? tags)
+    {
+        var executions = phase.Executions.Count;
+        var session = phase.Executions.SessionMs / 1000;
+        var (waits, waitsCaptured) = SelectWaits(phase, attachMode);
+        var waitSeconds = waits.Sum(w => w.Seconds);
+        var cpuCaptured = phase.Sessions is not null;
+        var cpu = (phase.Sessions?.CpuMs ?? 0) / 1000;
+        var unaccounted = session - waitSeconds - cpu;
+
+        var causes = new List<UnaccountedCause>();
+        var explained = 0.0;
+        if (phase.Sessions?.RunQueueMs is { } runQueueMs && runQueueMs > 0)
+        {
+            causes.Add(new UnaccountedCause(RunQueue, runQueueMs / 1000, "sessions.csv run_queue_ms (/proc/<pid>/schedstat)"));
+            explained += runQueueMs / 1000;
+        }
+
+        if (phase.Overhead is { } overhead && overhead.SlowdownFraction > 0)
+        {
+            // With the collectors the same work ran at `ratio` of its speed, so that fraction of session time is the probe's.
+            var seconds = session * overhead.SlowdownFraction;
+            causes.Add(new UnaccountedCause(ProbeOverhead, seconds, $"overhead.json ratio {Fmt(overhead.Ratio)} ({overhead.Method})"));
+            explained += seconds;
+        }
+
+        var remainder = unaccounted - explained;
+        causes.Add(new UnaccountedCause(remainder < 0 ? "over-accounted (CPU or waits outside executions, or overlapping sources)" : OffCpuRemainder,
+            remainder, "session time − waits − CPU − the causes above"));
+
+        var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, executions, tags);
+        return new PhaseLedger
+        {
+            Phase = phase.Name,
+            Threads = phase.Phase.Threads,
+            Executions = executions,
+            WallSeconds = phase.WallSeconds,
+            SessionSeconds = session,
+            SessionSource = "executions.csv Σ(end_ms − start_ms)",
+            Waits = waits,
+            WaitsCaptured = waitsCaptured,
+            CpuSeconds = cpu,
+            CpuCaptured = cpuCaptured,
+            CpuSource = cpuCaptured ? "sessions.csv Σ cpu_ms" : "not captured (no sessions.csv)",
+            UnaccountedSeconds = unaccounted,
+            UnaccountedCauses = causes,
+            Evidence = CollectEvidence(phase, waits),
+            Modules = modules,
+            Tags = tagCosts,
+            KernelShare = kernelShare,
+            SamplingCoverage = phase.Sampling?.Coverage,
+        };
+    }
+
+    private static (IReadOnlyList<LedgerWait>, bool) SelectWaits(PhaseData phase, bool attachMode)
+    {
+        if (phase.Waits is null)
+        {
+            return ([], false);
+        }
+
+        var scope = "session";
+        if (attachMode && !phase.Waits.Any(w => w.Scope == "session"))
+        {
+            scope = "server";
+        }
+
+        var source = scope == "session" ? "waits.csv scope=session" : "waits.csv scope=server (attach mode: server-wide)";
+        var waits = phase.Waits.Where(w => w.Scope == scope)
+            .GroupBy(w => w.Type, StringComparer.Ordinal)
+            .Select(g => new LedgerWait(g.Key, g.Sum(w => w.WaitMs) / 1000, g.Sum(w => w.SignalMs) / 1000, source))
+            .Where(w => w.Seconds > 0)
+            .OrderByDescending(w => w.Seconds).ThenBy(w => w.Type, StringComparer.Ordinal)
+            .ToArray();
+        return (waits, true);
+    }
+
+    private static List<string> CollectEvidence(PhaseData phase, IReadOnlyList<LedgerWait> waits)
+    {
+        var evidence = new List<string>();
+        var signal = waits.Sum(w => w.SignalSeconds);
+        if (signal > 0)
+        {
+            evidence.Add($"signal waits (runnable, waiting for a scheduler): {Fmt(signal)} s, inside the waits above [waits.csv signal_ms]");
+        }
+
+        var preemptive = waits.Where(w => w.Type.StartsWith("PREEMPTIVE_", StringComparison.Ordinal)).Sum(w => w.Seconds);
+        if (preemptive > 0)
+        {
+            evidence.Add($"preemptive (OS call) waits: {Fmt(preemptive)} s, inside the waits above; their CPU may also count as CPU [waits.csv PREEMPTIVE_*]");
+        }
+
+        if (phase.Spinlocks is { Count: > 0 } spinlocks && phase.WallSeconds > 0)
+        {
+            var top = spinlocks.OrderByDescending(s => s.Spins).First();
+            evidence.Add($"spinning: {Fmt(spinlocks.Sum(s => s.Spins) / phase.WallSeconds)} spins/s, top {top.Name} {Fmt(top.Spins / phase.WallSeconds)} spins/s, {Fmt(spinlocks.Sum(s => s.Backoffs))} backoffs; spins are CPU, not extra time [dmv/spinlock_stats.csv]");
+        }
+
+        return evidence;
+    }
+
+    private static (IReadOnlyList<ModuleCost>, IReadOnlyList<TagCost>, double?) SplitCpu(PhaseData phase, string serverProcess, double cpuSeconds, long executions, StackTagSet? tags)
+    {
+        if (phase.Stacks is null)
+        {
+            return ([], [], null);
+        }
+
+        var process = serverProcess.Length > 0 ? serverProcess : null;
+        var shares = ModuleShares.Compute(phase.Stacks, process);
+        var perExec = executions > 0 ? cpuSeconds * 1000 / executions : 0;
+        var modules = shares.Select(s => new ModuleCost(s.Process, s.Module, s.Kernel, s.ExclusiveShare, s.InclusiveShare, s.ExclusiveShare * perExec)).ToArray();
+        double? kernel = shares.Count == 0 ? null : shares.Where(s => s.Kernel).Sum(s => s.ExclusiveShare);
+        var tagCosts = new List<TagCost>();
+        if (tags is not null)
+        {
+            var weighed = tags.Weigh(phase.Stacks, process);
+            var total = (double)Math.Max(1, weighed.Sum(w => w.Weight));
+            tagCosts.AddRange(weighed.Select(w => new TagCost(w.Tag, w.Weight / total, w.Weight / total * perExec)));
+        }
+
+        return (modules, tagCosts, kernel);
+    }
+
+    private static string Fmt(double v) => v.ToString("0.###", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,90 @@
+using SqlWaitProbe.Analysis;
+
+namespace SqlWaitProbe.Reporting.Charts;
+
+/// <summary>The report's charts, built from an analysis as SVG text.</summary>
+public static class ReportCharts
+{
+    /// <summary>Every chart that has data: (file name without extension, title, SVG).</summary>
+    public static IReadOnlyList<(string Name, string Title, string Svg)> Build(AnalysisResult a)
+    {
+        var charts = new List<(string, string, string)>();
+        if (a.Scalability.Count >= 2)
+        {
+            const string title = "Throughput vs ideal scaling";
+            charts.Add(("scalability", title, SvgChart.Line(title, "concurrent sessions", "executions per second",
+            [
+                new ChartSeries("measured", a.Scalability.Select(s => ((double)s.Threads, s.ExecutionsPerSecond)).ToArray()),
+                new ChartSeries("ideal (threads × baseline)", a.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
+            ])));
+        }
+
+        if (a.Ledgers.Count > 0)
+        {
+            var names = a.Ledgers.Select(l => l.Phase).ToArray();
+            var parts = new List<BarSeries>
+            {
+                new("waits", a.Ledgers.Select(l => PerExec(l.WaitSeconds, l.Executions)).ToArray()),
+                new("CPU", a.Ledgers.Select(l => PerExec(l.CpuSeconds, l.Executions)).ToArray()),
+            };
+            foreach (var cause in a.Ledgers.SelectMany(l => l.UnaccountedCauses.Select(c => c.Cause)).Distinct())
+            {
+                parts.Add(new BarSeries(cause, a.Ledgers.Select(l => PerExec(l.UnaccountedCauses.Where(c => c.Cause == cause).Sum(c => c.Seconds), l.Executions)).ToArray()));
+            }
+
+            const string title = "Time ledger per execution";
+            charts.Add(("ledger", title, SvgChart.Bars(title, "ms per execution", names, parts, stacked: true)));
+        }
+
+        var withModules = a.Ledgers.Where(l => l.Modules.Count > 0).ToArray();
+        if (withModules.Length > 0)
+        {
+            var top = withModules.SelectMany(l => l.Modules).GroupBy(m => m.Module).OrderByDescending(g => g.Max(m => m.ExclusiveShare)).Take(8).Select(g => g.Key).ToArray();
+            var series = top.Select(name => new BarSeries(name, withModules.Select(l => l.Modules.Where(m => m.Module == name).Sum(m => m.ExclusiveShare) * 100).ToArray())).ToList();
+            series.Add(new BarSeries("other", withModules.Select(l => l.Modules.Where(m => !top.Contains(m.Module)).Sum(m => m.ExclusiveShare) * 100).ToArray()));
+            var title = $"Module shares of {a.Manifest.ServerProcess} CPU per phase";
+            charts.Add(("module-shares", title, SvgChart.Bars(title, "% of samples (exclusive)", withModules.Select(l => l.Phase).ToArray(), series, stacked: true)));
+        }
+
+        foreach (var p in a.Phases)
+        {
+            var user = p.Series?.Get("server.cpu.user_pct") ?? new Dictionary<long, double>();
+            var system = p.Series?.Get("server.cpu.system_pct") ?? new Dictionary<long, double>();
+            if (user.Count + system.Count > 0)
+            {
+                var title = $"{p.Name}: server CPU, user vs kernel (privileged)";
+                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "% CPU",
+                    [new ChartSeries("user", Points(user)), new ChartSeries("kernel (privileged)", Points(system))])));
+            }
+            else if (p.Timeline is { } t && t.Seconds.Any())
+            {
+                var title = $"{p.Name}: server CPU samples, user vs kernel (privileged)";
+                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "samples per second",
+                    [new ChartSeries("user", Points(t.User)), new ChartSeries("kernel (privileged)", Points(t.Kernel))])));
+            }
+
+            var waits = p.Series?.Series.Where(kv => kv.Key.StartsWith("wait.", StringComparison.Ordinal))
+                .OrderByDescending(kv => kv.Value.Values.Sum()).Take(8).ToArray() ?? [];
+            if (waits.Length > 0)
+            {
+                var title = $"{p.Name}: waits over time";
+                charts.Add(($"waits-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "ms waited per second",
+                    waits.Select(kv => new ChartSeries(kv.Key["wait.".Length..], Points(kv.Value))).ToArray())));
+            }
+
+            if (p.XePages is { } xe && xe.Events > 0)
+            {
+                var series = new List<ChartSeries> { new("all clerks", xe.RunningTotal().Select(t => ((double)t.Second, t.Held)).ToArray()) };
+                series.AddRange(xe.ByClerk().Take(5).Select(c => new ChartSeries(c.Clerk, xe.RunningTotal(c.Clerk).Select(t => ((double)t.Second, t.Held)).ToArray())));
+                var title = $"{p.Name}: running total of pages held (XE)";
+                charts.Add(($"xe-pages-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "pages allocated − freed", series, yFromZero: false)));
+            }
+        }
+
+        return charts;
+    }
+
+    private static double PerExec(double seconds, long executions) => executions > 0 ? seconds * 1000 / executions : 0;
+
+    private static (double, double)[] Points(IReadOnlyDictionary<long, double> values) => values.OrderBy(kv => kv.Key).Select(kv => ((double)kv.Key, kv.Value)).ToArray();
+}

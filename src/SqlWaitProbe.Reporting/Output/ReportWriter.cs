@@ -1,0 +1,108 @@
+using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Reporting.Charts;
+
+namespace SqlWaitProbe.Reporting.Output;
+
+/// <summary>Writes every file of a report folder; each file goes to a temporary name first and is moved into place.</summary>
+internal sealed class ReportWriter(string folder, AnalysisResult analysis, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
+{
+    private readonly List<string> _files = [];
+    private readonly List<string> _notes = [];
+
+    public IReadOnlyList<string> WriteAll()
+    {
+        progress.Report("writing findings.json");
+        Write("findings.json", FindingsJson.Serialize(analysis));
+        cancellationToken.ThrowIfCancellationRequested();
+        WriteFlameGraphs();
+        var charts = WriteCharts();
+        progress.Report("writing report.html");
+        Write("report.html", HtmlReport.Render(analysis, charts, FlameGraphs, _notes));
+        progress.Report("writing report.md");
+        var relative = _files.Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).ToList();
+        Write("report.md", MarkdownReport.Render(analysis, relative, _notes));
+        return [.. _files.OrderBy(f => Path.GetFileName(f) switch { "report.md" => 0, "report.html" => 1, "findings.json" => 2, _ => 3 })];
+    }
+
+    /// <summary>Flame graph SVG text by phase name, and the differential one under "diff".</summary>
+    public Dictionary<string, string> FlameGraphs { get; } = new(StringComparer.Ordinal);
+
+    private void WriteFlameGraphs()
+    {
+        if (options.FlameGraphs is not { } renderer)
+        {
+            _notes.Add("flame graphs not rendered: no flame graph renderer in this build");
+            return;
+        }
+
+        foreach (var phase in analysis.Phases.Where(p => p.Stacks is not null))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            progress.Report($"rendering the flame graph of {phase.Name}");
+            var svg = renderer.Render(phase.Stacks!, $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions");
+            FlameGraphs[phase.Name] = svg;
+            Write($"flamegraph-{phase.Name}.svg", svg);
+        }
+
+        var baseline = analysis.Phases.FirstOrDefault(p => p.Name == "baseline");
+        var load = analysis.Load is { } l ? analysis.PhaseOf(l) : null;
+        if (baseline?.Stacks is not null && load?.Stacks is not null && !ReferenceEquals(baseline, load))
+        {
+            progress.Report("rendering the differential flame graph");
+            var svg = renderer.RenderDiff(baseline.Stacks, Math.Max(1, baseline.Executions.Count), load.Stacks, Math.Max(1, load.Executions.Count),
+                $"baseline → {load.Name}, per execution (red grew, blue shrank)");
+            FlameGraphs["diff"] = svg;
+            Write($"flamegraph-diff-baseline-vs-{load.Name}.svg", svg);
+        }
+    }
+
+    private IReadOnlyList<(string Name, string Title, string Svg)> WriteCharts()
+    {
+        progress.Report("drawing charts");
+        var charts = ReportCharts.Build(analysis);
+        var tool = options.Png ? PngConverter.Find() : null;
+        if (tool is null && charts.Count > 0)
+        {
+            _notes.Add(options.Png
+                ? "charts are SVG only: rsvg-convert (librsvg) is not on PATH, so no PNG copies were made"
+                : "charts are SVG only: PNG conversion was switched off");
+        }
+
+        var failed = 0;
+        foreach (var (name, _, svg) in charts)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var svgPath = Path.Combine(folder, "charts", name + ".svg");
+            Write("charts/" + name + ".svg", svg);
+            if (tool is not null)
+            {
+                var png = Path.ChangeExtension(svgPath, ".png");
+                if (PngConverter.TryConvert(tool, svgPath, png, SvgChart.Width))
+                {
+                    _files.Add(png);
+                }
+                else
+                {
+                    failed++;
+                }
+            }
+        }
+
+        if (failed > 0)
+        {
+            _notes.Add($"{failed} chart(s) could not be converted to PNG by rsvg-convert; their SVGs are in charts/");
+        }
+
+        return charts;
+    }
+
+    private void Write(string relative, string text)
+    {
+        var path = Path.Combine(folder, relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        var temp = path + ".tmp";
+        File.WriteAllText(temp, text);
+        File.Move(temp, path, overwrite: true);
+        _files.Add(path);
+    }
+}

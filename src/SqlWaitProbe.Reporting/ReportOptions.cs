@@ -1,0 +1,19 @@
+using SqlWaitProbe.Analysis.Tags;
+
+namespace SqlWaitProbe.Reporting;
+
+/// <summary>Choices for <see cref="ReportBuilder"/>.</summary>
+public sealed record ReportOptions
+{
+    /// <summary>Renders flame graphs; null writes the report without them (and says so).</summary>
+    public IFlameGraphRenderer? FlameGraphs { get; init; }
+
+    /// <summary>Stack tags added to the built-in set (e.g. imported from a .stacktags file).</summary>
+    public StackTagSet? ExtraTags { get; init; }
+
+    /// <summary>A <c>module!function</c> wildcard for a callers/callees section, or null.</summary>
+    public string? Focus { get; init; }
+
+    /// <summary>Converts chart SVGs to PNG with rsvg-convert when it is on PATH.</summary>
+    public bool Png { get; init; } = true;
+}

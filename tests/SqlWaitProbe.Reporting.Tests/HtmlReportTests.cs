@@ -1,0 +1,94 @@
+using System.Diagnostics;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Reporting.Tests;
+
+public sealed class HtmlReportTests
+{
+    internal static CraftedBundle RichScenario()
+    {
+        var b = ReportBuilderTests.HashbytesScenario();
+        for (var s = 0; s < 4; s++)
+        {
+            b.Series("load", "server.cpu.user_pct", s, 50 - s * 5).Series("load", "server.cpu.system_pct", s, 30 + s * 5)
+             .Series("load", "wait.SOS_SCHEDULER_YIELD", s, 70 + s * 3)
+             .XePages("load", s, "page_allocated", "MEMORYCLERK_SOSNODE", 4, count: 3)
+             .XePages("load", s, "page_freed", "MEMORYCLERK_SOSNODE", 4, count: 2);
+        }
+
+        return b.XePages("baseline", 0, "page_allocated", "MEMORYCLERK_SOSNODE", 1).XePages("baseline", 0, "page_freed", "MEMORYCLERK_SOSNODE", 1);
+    }
+
+    [Fact]
+    public async Task Html_report_is_self_contained_and_embeds_flame_graphs_and_charts()
+    {
+        var root = RichScenario().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        var renderer = new FlameGraphRendererTestDouble();
+
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = renderer }, new Progress<string>(), CancellationToken.None);
+
+        var html = File.ReadAllText(Path.Combine(output, "report.html"));
+        Assert.DoesNotContain("http://", html.Replace("http://www.w3.org/2000/svg", ""));
+        Assert.DoesNotContain("https://", html);
+        Assert.DoesNotContain("<link", html);
+        Assert.True(html.IndexOf("Findings", StringComparison.Ordinal) < html.IndexOf("Method", StringComparison.Ordinal));
+        Assert.Contains("test double: baseline", html);
+        Assert.Equal(3, renderer.Calls);
+        Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline.svg")));
+        Assert.True(File.Exists(Path.Combine(output, "flamegraph-load.svg")));
+        Assert.True(File.Exists(Path.Combine(output, "flamegraph-diff-baseline-vs-load.svg")));
+        foreach (var chart in new[] { "scalability", "ledger", "module-shares", "cpu-load", "waits-load", "xe-pages-load" })
+        {
+            Assert.True(File.Exists(Path.Combine(output, "charts", chart + ".svg")), chart);
+        }
+
+        Assert.Equal("report.md", Path.GetFileName(result.Files[0]));
+    }
+
+    [RequiresToolFact("rsvg-convert", "librsvg2-bin")]
+    public async Task Charts_are_converted_to_png_of_at_least_800_by_500()
+    {
+        var root = RichScenario().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+
+        var png = PngImage.Inspect(Path.Combine(output, "charts", "scalability.png"));
+        Assert.True(png.Width >= 800 && png.Height >= 500, $"{png.Width}×{png.Height}");
+        Assert.True(png.DistinctColours > 5, $"{png.DistinctColours} colours");
+    }
+
+    [RequiresToolFact("/usr/bin/chromium", "chromium")]
+    public async Task Html_report_renders_in_headless_chromium_as_a_non_blank_page()
+    {
+        var chromium = "/usr/bin/chromium";
+        var root = RichScenario().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = new FlameGraphRendererTestDouble() }, new Progress<string>(), CancellationToken.None);
+        var shot = Path.Combine(root, "shot.png");
+        var profile = TestData.TempFolder("chromium-profile");
+        var info = new ProcessStartInfo(chromium) { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                     "--user-data-dir=" + profile, "--screenshot=" + shot, "--window-size=1280,2000", new Uri(Path.Combine(output, "report.html")).AbsoluteUri })
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        using (var process = Process.Start(info)!)
+        {
+            var stderr = process.StandardError.ReadToEndAsync();
+            await process.StandardOutput.ReadToEndAsync();
+            Assert.True(process.WaitForExit(120_000), "chromium did not finish in 2 minutes");
+            Assert.True(File.Exists(shot), "no screenshot; chromium said: " + await stderr);
+        }
+
+        var png = PngImage.Inspect(shot);
+        Assert.Equal(1280, png.Width);
+        Assert.True(png.DistinctColours > 20, $"only {png.DistinctColours} colours: the page looks blank");
+        Assert.True(png.NonWhiteShare > 0.02, $"only {png.NonWhiteShare:P1} of pixels are not white");
+    }
+}
