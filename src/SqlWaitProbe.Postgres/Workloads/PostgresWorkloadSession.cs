@@ -67,10 +67,16 @@ internal sealed class PostgresWorkloadSession : IWorkloadSession
             }
             while (await reader.NextResultAsync(cancellationToken));
 
-            if (reader.RecordsAffected > 0)
+            // CREATE TABLE AS and INSERT report their rows in the command tag, not as result rows.
+            long affected = 0;
+#pragma warning disable CS0618 // Per-statement counts of a multi-statement command (user SQL files) are only exposed here; DbBatch would need the SQL split.
+            foreach (var statement in reader.Statements)
             {
-                rows += reader.RecordsAffected;
+                affected += (long)statement.Rows;
             }
+#pragma warning restore CS0618
+
+            rows = Math.Max(rows, affected);
         }
 
         return rows;
