@@ -4,24 +4,23 @@ namespace SqlWaitProbe.Cli.Capture;
 
 /// <summary>
 /// Ctrl+C (SIGINT) and SIGTERM during a capture: the first cancels the capture, which then stops its collectors,
-/// its perf children and the embedded server and marks the bundle interrupted; a second one forces the exit.
+/// its perf children and the embedded server and marks the bundle interrupted with the signal as reason; a second
+/// one forces the exit. Installed when the command tree is built, so these handlers run before the command-line
+/// library's own (which waits for the command to finish).
 /// </summary>
 public sealed class CaptureSignals : IDisposable
 {
+    private static readonly Lock Gate = new();
+    private static PosixSignalRegistration[]? _registrations;
+    private static CaptureSignals? _active;
+
     private readonly CancellationTokenSource _cancel = new();
-    private readonly PosixSignalRegistration[] _registrations;
     private readonly Action _forceCleanup;
     private int _count;
 
-    /// <summary>Registers the handlers; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
-    public CaptureSignals(Action forceCleanup)
+    private CaptureSignals(Action forceCleanup)
     {
         _forceCleanup = forceCleanup;
-        _registrations =
-        [
-            PosixSignalRegistration.Create(PosixSignal.SIGINT, c => OnSignal(c, "ctrl-c")),
-            PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => OnSignal(c, "sigterm")),
-        ];
     }
 
     /// <summary>Cancelled by the first signal.</summary>
@@ -30,6 +29,57 @@ public sealed class CaptureSignals : IDisposable
     /// <summary><c>ctrl-c</c> or <c>sigterm</c> once a signal arrived, else null.</summary>
     public string? Reason { get; private set; }
 
+    /// <summary>Registers the process-wide handlers once; they act only while a capture is active.</summary>
+    public static void Install()
+    {
+        lock (Gate)
+        {
+            _registrations ??=
+            [
+                PosixSignalRegistration.Create(PosixSignal.SIGINT, c => Dispatch(c, "ctrl-c")),
+                PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => Dispatch(c, "sigterm")),
+            ];
+        }
+    }
+
+    /// <summary>Starts watching signals for one capture; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
+    public static CaptureSignals Begin(Action forceCleanup)
+    {
+        Install();
+        var scope = new CaptureSignals(forceCleanup);
+        lock (Gate)
+        {
+            _active = scope;
+        }
+
+        return scope;
+    }
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        lock (Gate)
+        {
+            if (_active == this)
+            {
+                _active = null;
+            }
+
+            _cancel.Dispose();
+        }
+    }
+
+    private static void Dispatch(PosixSignalContext context, string reason)
+    {
+        CaptureSignals? scope;
+        lock (Gate)
+        {
+            scope = _active;
+        }
+
+        scope?.OnSignal(context, reason);
+    }
+
     private void OnSignal(PosixSignalContext context, string reason)
     {
         context.Cancel = true;
@@ -37,7 +87,14 @@ public sealed class CaptureSignals : IDisposable
         {
             Reason = reason;
             Console.Error.WriteLine("probe: stopping (collectors, perf and the embedded server); press Ctrl+C again to force.");
-            _cancel.Cancel();
+            lock (Gate)
+            {
+                if (_active == this)
+                {
+                    _cancel.Cancel();
+                }
+            }
+
             return;
         }
 
@@ -50,16 +107,5 @@ public sealed class CaptureSignals : IDisposable
         {
             Environment.Exit(130);
         }
-    }
-
-    /// <inheritdoc />
-    public void Dispose()
-    {
-        foreach (var r in _registrations)
-        {
-            r.Dispose();
-        }
-
-        _cancel.Dispose();
     }
 }

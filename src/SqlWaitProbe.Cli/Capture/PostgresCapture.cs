@@ -35,7 +35,7 @@ public static class PostgresCapture
         var runId = Guid.NewGuid().ToString("N")[..10];
         var writer = new BundleWriter(request.Output);
         EmbeddedPostgres? server = null;
-        using var signals = new CaptureSignals(() =>
+        using var signals = CaptureSignals.Begin(() =>
         {
             PerfRecordCollector.KillAll();
             server?.KillNow();

@@ -151,7 +151,15 @@ public sealed class CaptureRunner
         PhaseFiles.WriteSessions(context);
         PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
         var overhead = Overhead(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
-        PhaseFiles.WriteOverhead(context, overhead);
+        if (overhead.Ratio is not null)
+        {
+            PhaseFiles.WriteOverhead(context, overhead);
+        }
+        else
+        {
+            // overhead.json holds measured figures only; the log says why this phase has none.
+            Log.Information("phase {Phase}: observer effect not measured ({Method})", plan.Name, overhead.Method);
+        }
         var seconds = Math.Max(1e-9, Stopwatch.GetElapsedTime(windowStart, windowEnd).TotalSeconds);
         var latencies = buffers.SelectMany(b => b.All()).Where(e => e.End > windowStart).Select(e => Stopwatch.GetElapsedTime(e.Start, e.End).TotalMilliseconds).ToArray();
         _manifest.AddPhase(
@@ -214,12 +222,17 @@ public sealed class CaptureRunner
         var instrumented = ClosedLoopRate(buffers, windowStart, windowEnd, threads);
         if (sliceEnd == 0)
         {
-            return new OverheadEstimate(instrumented, null, null, "not measured: iteration mode starts every collector before the barrier");
+            return new OverheadEstimate(instrumented, null, null, "not measured: in iteration mode every collector starts before the barrier, and an interrupted slice has nothing to compare");
         }
 
         var uninstrumented = ClosedLoopRate(buffers, release, sliceEnd, threads);
-        double? ratio = uninstrumented > 0 && instrumented > 0 ? instrumented / uninstrumented : null;
-        return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, ratio,
+        if (uninstrumented <= 0 || instrumented <= 0)
+        {
+            return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, null,
+                "not measured: no execution ran wholly inside one of the two windows (executions longer than the slice, or the phase was interrupted)");
+        }
+
+        return new OverheadEstimate(instrumented, uninstrumented, instrumented / uninstrumented,
             "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the first "
             + "slice of the phase before any collector started vs the rest with every collector running");
     }
