@@ -47,8 +47,11 @@ public sealed class DriverRunTests
         run.Stop();
         var stopped = Stopwatch.GetTimestamp();
         await run.Completion.WaitAsync(TimeSpan.FromSeconds(5));
-        Assert.True(Stopwatch.GetElapsedTime(stopped) < TimeSpan.FromMilliseconds(500));
-        Assert.All(run.Buffers, b => Assert.InRange(b.Count, 3, 20));
+        Assert.True(Stopwatch.GetElapsedTime(stopped) < TimeSpan.FromSeconds(2));
+        var counts = run.Buffers.Select(b => b.Count).ToArray();
+        await Task.Delay(100);
+        Assert.Equal(counts, run.Buffers.Select(b => b.Count));
+        Assert.All(counts, c => Assert.True(c >= 1));
     }
 
     [Fact]
