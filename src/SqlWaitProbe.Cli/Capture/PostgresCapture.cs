@@ -77,6 +77,7 @@ public static class PostgresCapture
             if (request.Server is null)
             {
                 server = await EmbeddedPostgres.StartAsync(runId, new EmbeddedPostgresOptions { MaxSessions = request.MaxSessions }, progress, token);
+                Log.Information("embedded PostgreSQL ready in {Seconds:0.000} s (initdb and start), pid {Pid}, folder {Folder}", setupTime.Elapsed.TotalSeconds, server.ServerPid, server.RootFolder);
             }
 
             var connectionString = server?.ConnectionString ?? request.Server!;
