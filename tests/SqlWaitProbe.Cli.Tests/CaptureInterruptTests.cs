@@ -8,8 +8,10 @@ namespace SqlWaitProbe.Cli.Tests;
 
 public sealed class CaptureInterruptTests
 {
-    [Fact]
-    public async Task Ctrl_c_ends_the_capture_within_10_seconds_and_leaves_nothing_running()
+    [Theory]
+    [InlineData(2, "ctrl-c")]
+    [InlineData(15, "sigterm")]
+    public async Task A_signal_ends_the_capture_within_10_seconds_and_leaves_nothing_running(int signal, string reason)
     {
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         using var probe = ProbeProcess.Start("capture", "--workload", "hashbytes", "--threads", "2", "--duration", "60s", "--scale", "0.05", "-o", dir);
@@ -23,7 +25,7 @@ public sealed class CaptureInterruptTests
         }
 
         await Task.Delay(3000);
-        Assert.Equal(0, Kill(probe.Id, 2));
+        Assert.Equal(0, Kill(probe.Id, signal));
         var sent = Stopwatch.StartNew();
         var (exit, _, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(10));
         Assert.True(sent.Elapsed < TimeSpan.FromSeconds(10));
@@ -31,7 +33,7 @@ public sealed class CaptureInterruptTests
 
         var manifest = CaptureBundle.ReadManifest(manifestPath);
         Assert.Equal(BundleStatus.Interrupted, manifest.Status);
-        Assert.Equal("ctrl-c", manifest.Reason);
+        Assert.Equal(reason, manifest.Reason);
         Assert.NotEmpty(manifest.Phases);
         Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + manifest.RunId)));
         Assert.Empty(CaptureEndToEndTests.ProcessesMentioning(manifest.RunId));

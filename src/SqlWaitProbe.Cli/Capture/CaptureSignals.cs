@@ -5,22 +5,23 @@ namespace SqlWaitProbe.Cli.Capture;
 /// <summary>
 /// Ctrl+C (SIGINT) and SIGTERM during a capture: the first cancels the capture, which then stops its collectors,
 /// its perf children and the embedded server and marks the bundle interrupted with the signal as reason; a second
-/// one forces the exit. Installed when the command tree is built, so these handlers run before the command-line
-/// library's own (which waits for the command to finish).
+/// one forces the exit. The runtime calls the latest registration first, and the command-line library registers
+/// its own handler (which blocks until the command ends) once the command's first await returns; so the capture
+/// calls <see cref="Renew"/> after that point to run first again.
 /// </summary>
 public sealed class CaptureSignals : IDisposable
 {
-    private static readonly Lock Gate = new();
-    private static PosixSignalRegistration[]? _registrations;
-    private static CaptureSignals? _active;
-
     private readonly CancellationTokenSource _cancel = new();
+    private PosixSignalRegistration[] _registrations;
     private readonly Action _forceCleanup;
+    private readonly Lock _gate = new();
+    private bool _disposed;
     private int _count;
 
     private CaptureSignals(Action forceCleanup)
     {
         _forceCleanup = forceCleanup;
+        _registrations = Register();
     }
 
     /// <summary>Cancelled by the first signal.</summary>
@@ -29,56 +30,53 @@ public sealed class CaptureSignals : IDisposable
     /// <summary><c>ctrl-c</c> or <c>sigterm</c> once a signal arrived, else null.</summary>
     public string? Reason { get; private set; }
 
-    /// <summary>Registers the process-wide handlers once; they act only while a capture is active.</summary>
-    public static void Install()
-    {
-        lock (Gate)
-        {
-            _registrations ??=
-            [
-                PosixSignalRegistration.Create(PosixSignal.SIGINT, c => Dispatch(c, "ctrl-c")),
-                PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => Dispatch(c, "sigterm")),
-            ];
-        }
-    }
-
     /// <summary>Starts watching signals for one capture; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
-    public static CaptureSignals Begin(Action forceCleanup)
-    {
-        Install();
-        var scope = new CaptureSignals(forceCleanup);
-        lock (Gate)
-        {
-            _active = scope;
-        }
+    public static CaptureSignals Begin(Action forceCleanup) => new(forceCleanup);
 
-        return scope;
+    /// <summary>Registers the handlers again so they are the latest, and so called before any registered since.</summary>
+    public void Renew()
+    {
+        lock (_gate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            var old = _registrations;
+            _registrations = Register();
+            foreach (var r in old)
+            {
+                r.Dispose();
+            }
+        }
     }
 
     /// <inheritdoc />
     public void Dispose()
     {
-        lock (Gate)
+        lock (_gate)
         {
-            if (_active == this)
+            if (_disposed)
             {
-                _active = null;
+                return;
+            }
+
+            _disposed = true;
+            foreach (var r in _registrations)
+            {
+                r.Dispose();
             }
 
             _cancel.Dispose();
         }
     }
 
-    private static void Dispatch(PosixSignalContext context, string reason)
-    {
-        CaptureSignals? scope;
-        lock (Gate)
-        {
-            scope = _active;
-        }
-
-        scope?.OnSignal(context, reason);
-    }
+    private PosixSignalRegistration[] Register() =>
+    [
+        PosixSignalRegistration.Create(PosixSignal.SIGINT, c => OnSignal(c, "ctrl-c")),
+        PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => OnSignal(c, "sigterm")),
+    ];
 
     private void OnSignal(PosixSignalContext context, string reason)
     {
@@ -87,9 +85,9 @@ public sealed class CaptureSignals : IDisposable
         {
             Reason = reason;
             Console.Error.WriteLine("probe: stopping (collectors, perf and the embedded server); press Ctrl+C again to force.");
-            lock (Gate)
+            lock (_gate)
             {
-                if (_active == this)
+                if (!_disposed)
                 {
                     _cancel.Cancel();
                 }

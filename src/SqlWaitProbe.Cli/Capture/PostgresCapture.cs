@@ -82,6 +82,7 @@ public static class PostgresCapture
 
             var connectionString = server?.ConnectionString ?? request.Server!;
             var info = await ConnectAsync(connectionString, server is not null, token);
+            signals.Renew();
             manifest.Update(m => m with { ServerVersion = info.Version, Options = WithServerSettings(request.Options, server) });
             progress.Report($"PostgreSQL {info.Version}{(server is null ? "" : " (embedded)")}; waits from {(info.HasWaitSampling ? "pg_wait_sampling" : "pg_stat_activity sampling")}");
             if (perfProblem is not null)

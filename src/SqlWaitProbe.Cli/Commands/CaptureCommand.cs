@@ -10,7 +10,6 @@ public static class CaptureCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        CaptureSignals.Install();
         var command = new Command("capture", "Run a workload (baseline, then N sessions) and capture CPU stacks, waits and counters into a bundle, then analyse it.");
         foreach (var option in CaptureOptions.All)
         {

@@ -18,7 +18,6 @@ public static class DemoCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        CaptureSignals.Install();
         var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 20 seconds, and show what the report finds.");
         command.Options.Add(Output);
         command.Options.Add(Cpu);
