@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace SqlWaitProbe.Linux.Perf;
 
 /// <summary>Splits a perf event line into command, pid and tid: the command is everything before the first all-digit word.</summary>
@@ -7,6 +9,7 @@ internal static class PerfEventLine
     /// Finds the first word of digits (optionally <c>PID/TID</c>) followed by a space. The command before it may contain
     /// spaces. Without a slash the number is the thread id and the pid is empty. <paramref name="end"/> is the index after it.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static bool TrySplit(ReadOnlySpan<char> line, out ReadOnlySpan<char> comm, out ReadOnlySpan<char> pid, out ReadOnlySpan<char> tid, out int end)
     {
         var wordStart = 0;

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using SqlWaitProbe.Core.Stacks;
 
@@ -13,13 +14,31 @@ internal sealed class PerfFrameCatalog
     private readonly Dictionary<PerfFrame, int> _ids = new();
     private readonly List<PerfFrame> _frames = new();
     private readonly List<int> _expansions = new();
-    private readonly Dictionary<string, (int Start, int Count)>[] _lines = [new(StringComparer.Ordinal), new(StringComparer.Ordinal)];
-    private readonly Dictionary<string, (int Start, int Count)>.AlternateLookup<ReadOnlySpan<char>>[] _lookups;
+    private readonly SpanKeyTable[] _lines = [new(), new()];
+    private readonly List<(int Start, int Count)> _ranges = new();
+
+    private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringLookup;
 
     public PerfFrameCatalog(PerfFoldOptions options)
     {
         _options = options;
-        _lookups = [_lines[0].GetAlternateLookup<ReadOnlySpan<char>>(), _lines[1].GetAlternateLookup<ReadOnlySpan<char>>()];
+        _stringLookup = _strings.GetAlternateLookup<ReadOnlySpan<char>>();
+    }
+
+    /// <summary>Root-frame names by (command, pid, tid), when they carry ids.</summary>
+    public Dictionary<(string Comm, int Pid, int Tid), string> ProcessNames { get; } = new();
+
+    /// <summary>One shared instance per distinct text (process names compare by reference afterwards).</summary>
+    public string Intern(ReadOnlySpan<char> text)
+    {
+        if (!_stringLookup.TryGetValue(text, out var s))
+        {
+            s = text.ToString();
+            _strings.Add(s, s);
+        }
+
+        return s;
     }
 
     /// <summary>Number of distinct frames.</summary>
@@ -32,6 +51,7 @@ internal sealed class PerfFrameCatalog
     /// Appends the frame ids of one stack line to <paramref name="leafFirst"/>, innermost inlined part first.
     /// Returns false when the line is not a stack line.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool AppendLine(ReadOnlySpan<char> line, bool javaProcess, List<int> leafFirst)
     {
         line = line.TrimStart();
@@ -43,8 +63,13 @@ internal sealed class PerfFrameCatalog
 
         // The address only matters for unresolved frames named with --addrs; otherwise the rest of the line decides.
         var key = _options.IncludeAddresses ? line : line[(space + 1)..];
-        var table = javaProcess ? 1 : 0;
-        if (!_lookups[table].TryGetValue(key, out var range))
+        var table = _lines[javaProcess ? 1 : 0];
+        (int Start, int Count) range;
+        if (table.TryGetValue(key, out var rangeId))
+        {
+            range = _ranges[rangeId];
+        }
+        else
         {
             range = Parse(line, space, javaProcess);
             if (range.Count < 0)
@@ -52,7 +77,8 @@ internal sealed class PerfFrameCatalog
                 return false;
             }
 
-            _lookups[table][key] = range;
+            table.Add(key, _ranges.Count);
+            _ranges.Add(range);
         }
 
         var parts = CollectionsMarshal.AsSpan(_expansions).Slice(range.Start, range.Count);

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.IO.Compression;
 using System.Text;
 using SqlWaitProbe.Core.Errors;
@@ -9,7 +10,7 @@ namespace SqlWaitProbe.Linux.Perf;
 /// reused buffer: no per-line allocation, never the whole file in memory. Binary data, corrupt or truncated gzip
 /// and empty files are reported as <see cref="BadInputException"/> naming the file and line.
 /// </summary>
-internal sealed class PerfLineSource : IDisposable
+internal sealed class PerfLineSource : IPerfLineSource
 {
     private const int BufferChars = 1 << 20;
     private readonly TextReader _reader;
@@ -77,6 +78,7 @@ internal sealed class PerfLineSource : IDisposable
     }
 
     /// <summary>Returns the next line without its line break; false at the end of the file.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool TryReadLine(out ReadOnlySpan<char> line)
     {
         while (true)
@@ -109,12 +111,60 @@ internal sealed class PerfLineSource : IDisposable
         }
     }
 
+    /// <summary>
+    /// The next run of whole events of at least <paramref name="minChars"/> characters (fewer at the end of the file),
+    /// cut after a blank line so that no event spans two blocks; null at the end.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public PerfTextBlock? ReadBlock(int minChars)
+    {
+        while (true)
+        {
+            var pending = _buffer.AsSpan(_start, _end - _start);
+            var length = -1;
+            if (pending.Length >= minChars)
+            {
+                var blank = pending.LastIndexOf("\n\n");
+                length = blank < 0 ? -1 : blank + 2;
+            }
+
+            if (length < 0 && _eof)
+            {
+                if (pending.IsEmpty)
+                {
+                    return null;
+                }
+
+                length = pending.Length;
+            }
+
+            if (length >= 0)
+            {
+                var chars = System.Buffers.ArrayPool<char>.Shared.Rent(length);
+                pending[..length].CopyTo(chars);
+                var block = new PerfTextBlock(chars, length, LineNumber + 1);
+                LineNumber += pending[..length].Count('\n');
+                _start += length;
+                return block;
+            }
+
+            if (_end - _start >= _buffer.Length / 2)
+            {
+                // A very long event: let the buffer grow rather than cut inside it.
+                Array.Resize(ref _buffer, _buffer.Length * 2);
+            }
+
+            Fill();
+        }
+    }
+
     /// <summary>A <see cref="BadInputException"/> about the current line.</summary>
     public BadInputException Problem(string message) => new(message, _file, LineNumber);
 
     /// <inheritdoc />
     public void Dispose() => _reader.Dispose();
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Fill()
     {
         var pending = _end - _start;

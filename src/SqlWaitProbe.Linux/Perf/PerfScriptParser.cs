@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Globalization;
 using System.Runtime.InteropServices;
 
@@ -11,12 +12,9 @@ namespace SqlWaitProbe.Linux.Perf;
 /// </summary>
 internal sealed class PerfScriptParser : IDisposable
 {
-    private readonly PerfLineSource _source;
+    private readonly IPerfLineSource _source;
     private readonly PerfFoldOptions _options;
     private readonly List<int> _leafFirst = new(128);
-    private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringLookup;
-    private readonly Dictionary<(string Comm, int Pid, int Tid), string> _processNames = new();
     private string? _eventFilter;
     private bool _inEvent;
     private bool _skipStack;
@@ -28,13 +26,20 @@ internal sealed class PerfScriptParser : IDisposable
     private int[] _rootFirst = new int[128];
     private int _rootFirstCount;
 
-    public PerfScriptParser(PerfLineSource source, PerfFoldOptions options, PerfFrameCatalog catalog)
+    public PerfScriptParser(IPerfLineSource source, PerfFoldOptions options, PerfFrameCatalog catalog, string? eventFilter = null)
     {
         _source = source;
         _options = options;
         Catalog = catalog;
-        _stringLookup = _strings.GetAlternateLookup<ReadOnlySpan<char>>();
+        _eventFilter = eventFilter;
+
+        // A parser given the event type continues a file whose start was already checked.
+        _sawContent = eventFilter is not null;
+        RequireSamples = eventFilter is null;
     }
+
+    /// <summary>When set (a whole file), ending without a single sample is bad input; block parsers leave that to their caller.</summary>
+    public bool RequireSamples { get; init; }
 
     /// <summary>The frames seen so far.</summary>
     public PerfFrameCatalog Catalog { get; }
@@ -52,6 +57,7 @@ internal sealed class PerfScriptParser : IDisposable
     public string? EventName => _eventFilter;
 
     /// <summary>Advances to the next sample with a non-empty stack; false at the end of the file.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool Next()
     {
         while (!_finished)
@@ -64,7 +70,7 @@ internal sealed class PerfScriptParser : IDisposable
                     return true;
                 }
 
-                if (Samples == 0)
+                if (Samples == 0 && RequireSamples)
                 {
                     throw _sawContent
                         ? _source.Problem("no samples with call stacks in this perf script output (record with -g)")
@@ -107,6 +113,7 @@ internal sealed class PerfScriptParser : IDisposable
     /// <inheritdoc />
     public void Dispose() => _source.Dispose();
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool Complete()
     {
         var emitted = false;
@@ -144,6 +151,7 @@ internal sealed class PerfScriptParser : IDisposable
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void OnEventLine(ReadOnlySpan<char> line)
     {
         _inEvent = true;
@@ -213,6 +221,7 @@ internal sealed class PerfScriptParser : IDisposable
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private string ProcessName(string comm, ReadOnlySpan<char> pidText, int pid, int tid)
     {
         if (!_options.IncludePid && !_options.IncludeTid)
@@ -221,30 +230,22 @@ internal sealed class PerfScriptParser : IDisposable
         }
 
         var key = (comm, pid, _options.IncludeTid ? tid : 0);
-        if (!_processNames.TryGetValue(key, out var name))
+        if (!Catalog.ProcessNames.TryGetValue(key, out var name))
         {
             var pidShown = pidText.IsEmpty ? "?" : pidText.ToString();
             name = comm.Replace(' ', '_') + "-" + pidShown + (_options.IncludeTid ? "/" + tid.ToString(CultureInfo.InvariantCulture) : string.Empty);
-            _processNames.Add(key, name);
+            Catalog.ProcessNames.Add(key, name);
         }
 
         return name;
     }
 
-    private string Intern(ReadOnlySpan<char> text)
-    {
-        if (!_stringLookup.TryGetValue(text, out var s))
-        {
-            s = text.ToString();
-            _strings.Add(s, s);
-        }
-
-        return s;
-    }
+    private string Intern(ReadOnlySpan<char> text) => Catalog.Intern(text);
 
     private static int ParseId(ReadOnlySpan<char> text) =>
         int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : -1;
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void ParseTimeAndCpu(ReadOnlySpan<char> head, out int cpu, out double time)
     {
         cpu = -1;

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Linux.Perf;
@@ -50,6 +51,28 @@ public sealed class PerfScriptReader
         }
     }
 
+    /// <summary>
+    /// Looks at the first line that is neither blank nor a <c>#</c> comment: perf script output starts with an event line
+    /// (<c>COMM PID … TIME: … EVENT:</c>). Missing, empty and binary files raise <see cref="Core.Errors.BadInputException"/>.
+    /// </summary>
+    public static PerfInputSniff Sniff(string path)
+    {
+        using var source = PerfLineSource.Open(path);
+        while (source.TryReadLine(out var line))
+        {
+            var trimmed = line.Trim();
+            if (trimmed.IsEmpty || trimmed[0] == '#')
+            {
+                continue;
+            }
+
+            var isPerf = PerfEventLine.TrySplit(trimmed, out _, out _, out _, out var end) && trimmed[end..].Contains(':');
+            return new PerfInputSniff(isPerf, trimmed.ToString(), source.LineNumber);
+        }
+
+        return new PerfInputSniff(false, null, source.LineNumber);
+    }
+
     /// <summary>Reads <paramref name="path"/> into an aggregated profile; the process of each stack is perf's command name.</summary>
     public StackProfile ReadProfile(string path)
     {
@@ -66,35 +89,5 @@ public sealed class PerfScriptReader
     /// Folds <paramref name="path"/> exactly as inferno-collapse-perf does with the same options: stack text
     /// (<c>process;root;...;leaf</c>) → summed weight.
     /// </summary>
-    public IReadOnlyDictionary<string, long> Fold(string path)
-    {
-        var catalog = new PerfFrameCatalog(Options);
-        var stacks = new StackTable();
-        var weights = new Dictionary<(string Process, int Stack), long>();
-        using (var parser = new PerfScriptParser(PerfLineSource.Open(path), Options, catalog))
-        {
-            while (parser.Next())
-            {
-                var stack = stacks.Intern(parser.CurrentFrames);
-                var key = (parser.Current.Process, stack);
-                System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(weights, key, out _) += parser.Current.Period;
-            }
-        }
-
-        var folded = new Dictionary<string, long>(StringComparer.Ordinal);
-        var text = new System.Text.StringBuilder(512);
-        foreach (var ((process, stack), weight) in weights)
-        {
-            text.Clear().Append(process);
-            foreach (var id in stacks.FramesRootFirst(stack))
-            {
-                text.Append(';').Append(catalog[id].FoldedName);
-            }
-
-            var line = text.ToString();
-            folded[line] = folded.GetValueOrDefault(line) + weight;
-        }
-
-        return folded;
-    }
+    public IReadOnlyDictionary<string, long> Fold(string path) => new PerfParallelFolder(Options).Fold(path);
 }

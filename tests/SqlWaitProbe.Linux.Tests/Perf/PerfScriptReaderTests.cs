@@ -52,6 +52,35 @@ public sealed class PerfScriptReaderTests
     }
 
     [Fact]
+    public void Inlined_frames_split_root_first_and_annotated()
+    {
+        var path = Path.Combine(TestData.TempFolder(), "inline.txt");
+        File.WriteAllText(path, "java 7 1.0: 3 cycles:\n\t7f1 Lcom/A;::outer->Lcom/B;::inner (/tmp/perf-7.map)\n\t7f0 start_thread (/lib/libc.so.6)\n\n");
+        var folded = new PerfScriptReader(new PerfFoldOptions(AnnotateJit: true)).Fold(path);
+        Assert.Equal(new Dictionary<string, long> { ["java;start_thread;com/A:::outer_[j];com/B:::inner_[i]"] = 3 }, folded);
+
+        var frames = new FrameTable();
+        var stacks = new StackTable();
+        var sample = Assert.Single(new PerfScriptReader().ReadSamples(path, frames, stacks));
+        var kinds = stacks.FramesRootFirst(sample.StackId).Select(id => frames[id]).ToArray();
+        Assert.Equal([FrameKind.User, FrameKind.Jit, FrameKind.Inlined], kinds.Select(f => f.Kind));
+        Assert.Equal("perf-7.map", kinds[1].Module);
+    }
+
+    [Fact]
+    public void Versioned_vmlinux_and_ko_frames_are_kernel()
+    {
+        var frames = new FrameTable();
+        _ = new PerfScriptReader().ReadSamples(TestData.Path("perf-script/inferno__versioned-vmlinux.txt"), frames, new StackTable()).ToList();
+        var all = Enumerable.Range(0, frames.Count).Select(i => frames[i]).ToList();
+        Assert.All(all.Where(f => f.Module.StartsWith("vmlinux-", StringComparison.Ordinal) || f.Module.EndsWith(".ko", StringComparison.Ordinal)), f => Assert.Equal(FrameKind.Kernel, f.Kind));
+        Assert.Equal(16, all.Count(f => f.IsKernel));
+
+        // A BPF program's pseudo-module is neither bracketed, .ko nor vmlinux: inferno leaves it unmarked, and so does probe.
+        Assert.Equal(FrameKind.User, all.Single(f => f.Module.StartsWith("bpf_prog_", StringComparison.Ordinal)).Kind);
+    }
+
+    [Fact]
     public void Binary_data_is_refused_with_the_line()
     {
         var path = Path.Combine(TestData.TempFolder(), "binary.dat");

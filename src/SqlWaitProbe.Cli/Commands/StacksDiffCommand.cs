@@ -1,0 +1,85 @@
+using System.CommandLine;
+using System.Globalization;
+using SqlWaitProbe.Analysis.Stacks;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Linux.Perf;
+using SqlWaitProbe.Reporting.FlameGraphs;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary><c>probe stacks diff</c>: a differential flame graph of two profiles, or the two-column folded form.</summary>
+public static class StacksDiffCommand
+{
+    /// <summary>Builds the command.</summary>
+    public static Command Create()
+    {
+        var before = new Argument<string>("before") { Description = "The first profile (perf script or folded), e.g. the 1-session baseline" };
+        var after = new Argument<string>("after") { Description = "The second profile, e.g. the N-session phase" };
+        var output = new Option<string?>("--output", "-o") { Description = "The SVG (or, with --folded, text) file to write; --folded writes to stdout without it" };
+        var aExec = new Option<double?>("--a-executions") { Description = "Executions during the first profile (compare per execution)" };
+        var bExec = new Option<double?>("--b-executions") { Description = "Executions during the second profile" };
+        var folded = new Option<bool>("--folded") { Description = "Write 'stack before after' lines instead of an SVG" };
+        var normalize = new Option<bool>("--normalize") { Description = "With --folded: scale the first profile to the second's total" };
+        var title = new Option<string?>("--title") { Description = "Title of the SVG" };
+        var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
+        var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
+        var command = new Command("diff", "Compare two profiles: widths from the second, red where per-execution cost grew, blue where it shrank.");
+        command.Arguments.Add(before);
+        command.Arguments.Add(after);
+        foreach (var option in new Option[] { output, aExec, bExec, folded, normalize, title, minWidth, width })
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        {
+            var a = parse.GetValue(before)!;
+            var b = parse.GetValue(after)!;
+            var (ea, eb) = (parse.GetValue(aExec), parse.GetValue(bExec));
+            if (ea.HasValue != eb.HasValue)
+            {
+                throw new BadInputException("give both --a-executions and --b-executions, or neither");
+            }
+
+            if (ea is <= 0 || eb is <= 0)
+            {
+                throw new BadInputException("execution counts must be positive");
+            }
+
+            var target = parse.GetValue(output);
+            if (parse.GetValue(folded))
+            {
+                var fa = StacksInput.LoadFolded(a, PerfFoldOptions.Default);
+                var fb = StacksInput.LoadFolded(b, PerfFoldOptions.Default);
+                var scale = ea.HasValue ? eb!.Value / ea.Value : parse.GetValue(normalize) ? FoldedDiff.NormalizeTotals(fa, fb) : 1;
+                var rows = FoldedDiff.Pair(fa, fb, scale);
+                await StacksOutput.WriteTextAsync(target, writer =>
+                {
+                    foreach (var (stack, x, y) in rows)
+                    {
+                        writer.Write(string.Create(CultureInfo.InvariantCulture, $"{stack} {x} {y}\n"));
+                    }
+                });
+                return 0;
+            }
+
+            if (target is null)
+            {
+                throw new BadInputException("the flame graph needs an output file: -o OUT.svg");
+            }
+
+            var layout = StacksFlameGraphCommand.Layout(parse.GetValue(width), parse.GetValue(minWidth));
+            var pa = StacksInput.LoadProfile(a);
+            var pb = StacksInput.LoadProfile(b);
+
+            // Without execution counts, compare each frame's percentage of all samples.
+            var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples per execution" : "% of all samples" }).RenderDiff(
+                pa, ea ?? Math.Max(1, pa.TotalWeight) / 100.0, pb, eb ?? Math.Max(1, pb.TotalWeight) / 100.0,
+                parse.GetValue(title) ?? $"{Path.GetFileName(a)} → {Path.GetFileName(b)}");
+            await StacksOutput.WriteTextAsync(target, writer => writer.Write(svg));
+            return 0;
+        }));
+        return command;
+    }
+}

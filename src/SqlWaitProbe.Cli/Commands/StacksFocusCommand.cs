@@ -1,0 +1,75 @@
+using System.CommandLine;
+using System.Globalization;
+using Spectre.Console;
+using SqlWaitProbe.Analysis.Stacks;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary><c>probe stacks focus</c>: callers and callees of the frames matching a pattern.</summary>
+public static class StacksFocusCommand
+{
+    /// <summary>Builds the command.</summary>
+    public static Command Create()
+    {
+        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };
+        var command = new Command("focus", "Show who calls the matching frames and what they call, with inclusive and exclusive weights.");
+        command.Arguments.Add(input);
+        command.Options.Add(focus);
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        {
+            var pattern = parse.GetValue(focus)!;
+            if (string.IsNullOrWhiteSpace(pattern))
+            {
+                throw new BadInputException("--focus needs a pattern such as 'libcrypto*!*' or 'EVP_Digest'");
+            }
+
+            var profile = StacksInput.LoadProfile(parse.GetValue(input)!);
+            var view = CallerCalleeView.Compute(profile, pattern);
+            if (view.MatchedFrames.Count == 0)
+            {
+                throw new BadInputException($"no frame matches '{pattern}'");
+            }
+
+            var console = StacksConsole.Create();
+            console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
+            console.Write(Table("Callers", view.Callers, withExclusive: false));
+            console.Write(Table("Callees", view.Callees, withExclusive: true));
+            return Task.FromResult(0);
+        }));
+        return command;
+    }
+
+    private static Table Table(string title, IReadOnlyList<CallerCalleeEntry> entries, bool withExclusive)
+    {
+        var table = new Table { Title = new TableTitle(title) };
+        table.AddColumns("Frame", "Inclusive", "% of focus");
+        if (withExclusive)
+        {
+            table.AddColumn("Exclusive");
+        }
+
+        foreach (var e in entries.Take(40))
+        {
+            var cells = new List<string>
+            {
+                Markup.Escape(e.Name),
+                e.InclusiveWeight.ToString(CultureInfo.InvariantCulture),
+                e.Share.ToString("P1", CultureInfo.InvariantCulture),
+            };
+            if (withExclusive)
+            {
+                cells.Add(e.ExclusiveWeight.ToString(CultureInfo.InvariantCulture));
+            }
+
+            table.AddRow(cells.ToArray());
+        }
+
+        return table;
+    }
+
+    private static string Share(long part, long total) => (total == 0 ? 0 : (double)part / total).ToString("P1", CultureInfo.InvariantCulture);
+}

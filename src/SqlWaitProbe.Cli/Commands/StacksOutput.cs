@@ -1,0 +1,69 @@
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary>Writes command output to a file (through a temporary file moved into place, so no half-written file is left) or to stdout.</summary>
+internal static class StacksOutput
+{
+    /// <summary>Writes to <paramref name="path"/>, or to stdout when it is null or <c>-</c>.</summary>
+    public static async Task WriteAsync(string? path, Func<Stream, Task> write)
+    {
+        if (path is null || path == "-")
+        {
+            await using var stdout = Console.OpenStandardOutput();
+            await write(stdout);
+            await stdout.FlushAsync();
+            return;
+        }
+
+        var full = Path.GetFullPath(path);
+        if (full.StartsWith("/dev/", StringComparison.Ordinal))
+        {
+            // Devices such as /dev/null or /dev/stdout are written in place, never replaced by a file.
+            await using var device = new FileStream(full, FileMode.Open, FileAccess.Write);
+            await write(device);
+            return;
+        }
+
+        var folder = Path.GetDirectoryName(full)!;
+        if (!Directory.Exists(folder))
+        {
+            throw new BadInputException("the output folder does not exist", path);
+        }
+
+        var temp = Path.Combine(folder, "." + Path.GetFileName(full) + "." + Guid.NewGuid().ToString("N")[..8] + ".tmp");
+        try
+        {
+            await using (var stream = new FileStream(temp, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16))
+            {
+                await write(stream);
+            }
+
+            File.Move(temp, full, overwrite: true);
+        }
+        finally
+        {
+            if (File.Exists(temp))
+            {
+                File.Delete(temp);
+            }
+        }
+    }
+
+    /// <summary>Writes text through <see cref="WriteAsync(string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
+    public static Task WriteTextAsync(string? path, Action<TextWriter> write)
+    {
+        if (path is null || path == "-")
+        {
+            write(Console.Out);
+            return Console.Out.FlushAsync();
+        }
+
+        return WriteAsync(path, async stream =>
+        {
+            await using var writer = new StreamWriter(stream, new System.Text.UTF8Encoding(false), 1 << 16, leaveOpen: true) { NewLine = "\n" };
+            write(writer);
+            await writer.FlushAsync();
+        });
+    }
+}

@@ -1,0 +1,31 @@
+using System.CommandLine;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Reporting.Speedscope;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary><c>probe stacks speedscope</c>: a speedscope JSON file, one sampled profile per process.</summary>
+public static class StacksSpeedscopeCommand
+{
+    /// <summary>Builds the command.</summary>
+    public static Command Create()
+    {
+        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var output = new Option<string>("--output", "-o") { Description = "The JSON file to write (open it at speedscope.app)", Required = true };
+        var command = new Command("speedscope", "Convert stacks to speedscope's JSON format.");
+        command.Arguments.Add(input);
+        command.Options.Add(output);
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        {
+            var path = parse.GetValue(input)!;
+            var profile = StacksInput.LoadProfile(path);
+            await StacksOutput.WriteAsync(parse.GetValue(output), stream =>
+            {
+                SpeedscopeWriter.Write(profile, Path.GetFileName(path), stream);
+                return Task.CompletedTask;
+            });
+            return 0;
+        }));
+        return command;
+    }
+}
