@@ -2,6 +2,7 @@ using SqlWaitProbe.Analysis.Correlation;
 using SqlWaitProbe.Analysis.Findings;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Ledger;
+using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Core.Bundle;
 
 namespace SqlWaitProbe.Analysis;
@@ -21,6 +22,9 @@ public sealed record AnalysisResult
     /// <summary>Baseline → load module growth (empty without both).</summary>
     public IReadOnlyList<GrowthRow> Growth { get; init; } = [];
 
+    /// <summary>Module growth from the baseline to every other phase (sweep levels included), in the order the phases ran.</summary>
+    public IReadOnlyList<(string Phase, IReadOnlyList<GrowthRow> Rows)> GrowthByPhase { get; init; } = [];
+
     /// <summary>Scalability table, by threads.</summary>
     public IReadOnlyList<ScalabilityRow> Scalability { get; init; } = [];
 
@@ -34,7 +38,7 @@ public sealed record AnalysisResult
     public IReadOnlyList<SeriesCorrelationResult> Correlations { get; init; } = [];
 
     /// <summary>Callers/callees of the focus pattern per phase, when asked for.</summary>
-    public IReadOnlyList<(string Phase, FocusView View)> Focus { get; init; } = [];
+    public IReadOnlyList<(string Phase, CallerCalleeResult View)> Focus { get; init; } = [];
 
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];

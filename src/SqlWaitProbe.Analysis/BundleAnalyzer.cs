@@ -2,6 +2,7 @@ using SqlWaitProbe.Analysis.Correlation;
 using SqlWaitProbe.Analysis.Findings;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Ledger;
+using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Bundle;
 
@@ -37,12 +38,12 @@ public static class BundleAnalyzer
             paths = CallPaths.IntoModule(loadStacks, process, fastest.Module, fastest.Kernel);
         }
 
-        var focusViews = new List<(string, FocusView)>();
+        var focusViews = new List<(string, CallerCalleeResult)>();
         if (!string.IsNullOrWhiteSpace(focus))
         {
             foreach (var p in phases.Where(p => p.Stacks is not null))
             {
-                focusViews.Add((p.Name, FocusView.Compute(p.Stacks!, process, focus)));
+                focusViews.Add((p.Name, CallerCalleeView.Compute(p.Stacks!, focus)));
             }
         }
 
@@ -50,6 +51,9 @@ public static class BundleAnalyzer
         var result = partial with
         {
             Growth = growth,
+            GrowthByPhase = partial.Baseline is { } baseLedger
+                ? ledgers.Where(x => !ReferenceEquals(x, baseLedger)).Select(x => (x.Phase, Growth.Compute(baseLedger, x))).ToArray()
+                : [],
             Scalability = Growth.Scalability(phases, ledgers),
             FastestGrowing = fastest,
             CallPathsIntoFastest = paths,

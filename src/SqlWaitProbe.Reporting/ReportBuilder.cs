@@ -30,5 +30,5 @@ public static class ReportBuilder
         }, cancellationToken);
 
     /// <summary>The flame graph renderer used when the caller gives none.</summary>
-    public static IFlameGraphRenderer? DefaultRenderer() => null;
+    public static IFlameGraphRenderer DefaultRenderer() => new FlameGraphs.FlameGraphRenderer();
 }

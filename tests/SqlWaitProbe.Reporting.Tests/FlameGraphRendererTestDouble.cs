@@ -21,5 +21,5 @@ internal sealed class FlameGraphRendererTestDouble : IFlameGraphRenderer
     }
 
     private static string Svg(string title, long weight) =>
-        $"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"40\"><rect width=\"600\" height=\"20\" fill=\"#e35\"/><text y=\"35\">test double: {title.Replace("<", "&lt;")} ({weight.ToString(CultureInfo.InvariantCulture)})</text></svg>";
+        $"<?xml version=\"1.0\" standalone=\"no\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"40\"><rect width=\"600\" height=\"20\" fill=\"#e35\"/><text y=\"35\">test double: {title.Replace("<", "&lt;")} ({weight.ToString(CultureInfo.InvariantCulture)})</text></svg>";
 }

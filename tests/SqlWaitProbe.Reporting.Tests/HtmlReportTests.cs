@@ -36,16 +36,32 @@ public sealed class HtmlReportTests
         Assert.DoesNotContain("<link", html);
         Assert.True(html.IndexOf("Findings", StringComparison.Ordinal) < html.IndexOf("Method", StringComparison.Ordinal));
         Assert.Contains("test double: baseline", html);
+        Assert.DoesNotContain("srcdoc=\"&lt;?xml", html);
         Assert.Equal(3, renderer.Calls);
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-load.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-diff-baseline-vs-load.svg")));
-        foreach (var chart in new[] { "scalability", "ledger", "module-shares", "cpu-load", "waits-load", "xe-pages-load" })
+        foreach (var chart in new[] { "scalability", "ledger", "module-shares", "cpu-load", "waits-load", "xe-pages-load", "xe-rates-load" })
         {
             Assert.True(File.Exists(Path.Combine(output, "charts", chart + ".svg")), chart);
         }
 
         Assert.Equal("report.md", Path.GetFileName(result.Files[0]));
+    }
+
+    [Fact]
+    public async Task Without_png_conversion_the_charts_are_svg_only_and_the_report_says_so()
+    {
+        var root = RichScenario().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+        Assert.Empty(Directory.GetFiles(Path.Combine(output, "charts"), "*.png"));
+        Assert.Contains("- charts are SVG only: PNG conversion was switched off", File.ReadAllText(Path.Combine(output, "report.md")));
+        Assert.Contains("charts are SVG only", File.ReadAllText(Path.Combine(output, "findings.json")));
+        Assert.Contains("charts are SVG only", File.ReadAllText(Path.Combine(output, "report.html")));
     }
 
     [RequiresToolFact("rsvg-convert", "librsvg2-bin")]

@@ -52,6 +52,27 @@ public sealed class ReportBuilderTests
     }
 
     [Fact]
+    public async Task Sweep_levels_get_a_module_table_across_phases()
+    {
+        var root = HashbytesScenario()
+            .Phase("8", threads: 8, executionsPerSession: 50, msEach: 80).Sessions("8", cpuMs: 30000)
+            .Stack("8", "sqlservr;sqllang!CStmtQuery::Execute;sqldk!SOS_MemoryWorkSpace::Alloc;ntoskrnl!MiZeroPage_[k]", 900)
+            .Stack("8", "sqlservr;sqllang!CStmtQuery::Execute;sqldk!SOS_MemoryWorkSpace::Alloc", 100)
+            .Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+        var md = File.ReadAllText(Path.Combine(output, "report.md"));
+        Assert.Contains("| module | baseline | load | 8 |", md);
+        Assert.Contains("| ntoskrnl (kernel) | 1.8 | 24.5 | 67.5 |", md);
+        Assert.Contains("<td>ntoskrnl (kernel)</td><td class=\"n\">1.8</td><td class=\"n\">24.5</td><td class=\"n\">67.5</td>", File.ReadAllText(Path.Combine(output, "report.html")));
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "findings.json")));
+        Assert.Equal(["load", "8"], json.RootElement.GetProperty("growthByPhase").EnumerateArray().Select(g => g.GetProperty("phase").GetString()));
+    }
+
+    [Fact]
     public async Task Interrupted_bundle_says_so_at_the_top_of_the_report()
     {
         var root = HashbytesScenario().Status(BundleStatus.Interrupted, "ctrl-c").Write();

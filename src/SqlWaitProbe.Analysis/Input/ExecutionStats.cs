@@ -8,10 +8,3 @@ namespace SqlWaitProbe.Analysis.Input;
 /// <param name="Sessions">Distinct driver sessions seen.</param>
 /// <param name="Latency">Per-execution latency percentiles.</param>
 public sealed record ExecutionStats(long Count, long Errors, double SessionMs, double WallSeconds, int Sessions, LatencyStats Latency);
-
-/// <summary>Latency percentiles in milliseconds.</summary>
-/// <param name="P50">Median.</param>
-/// <param name="P95">95th percentile.</param>
-/// <param name="P99">99th percentile.</param>
-/// <param name="Max">Largest.</param>
-public sealed record LatencyStats(double P50, double P95, double P99, double Max);

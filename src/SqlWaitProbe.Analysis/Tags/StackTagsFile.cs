@@ -10,7 +10,8 @@ public static class StackTagsFile
 {
     /// <summary>
     /// Imports a <c>.stacktags</c> file: nested <c>Tag</c> elements (names joined with <c>\</c>, the unnamed root dropped)
-    /// holding <c>Entrypoint Module=… Method=…</c> entries (<c>Function=</c> accepted for <c>Method=</c>). Throws
+    /// holding <c>Entrypoint Module=… Method=…</c> entries (<c>Function=</c> accepted for <c>Method=</c>); entries of an
+    /// unnamed tag match as <see cref="StackTagSet.Other"/>. Nested tags are flattened: a child's rules match on their own. Throws
     /// <see cref="BadInputException"/> with file and line when the XML is malformed or an entry lacks a module.
     /// </summary>
     public static StackTagSet Import(string path)
@@ -68,11 +69,13 @@ public static class StackTagsFile
                         throw new BadInputException("Entrypoint has no Module attribute", name, info.LineNumber);
                     }
 
-                    var tagPath = string.Join('\\', stack.Select(s => s.Name).Where(n => n.Length > 0));
-                    if (tagPath.Length == 0)
+                    if (stack.Count == 0)
                     {
-                        throw new BadInputException("Entrypoint is outside any named Tag", name, info.LineNumber);
+                        throw new BadInputException("Entrypoint is outside any Tag", name, info.LineNumber);
                     }
+
+                    // An unnamed tag is how WPA files exclude stacks: its matches end the walk as untagged.
+                    var tagPath = stack[^1].Name.Length == 0 ? StackTagSet.Other : string.Join('\\', stack.Select(s => s.Name).Where(n => n.Length > 0));
 
                     rules.Add(new StackTagRule(tagPath, module, method, stack[^1].Priority));
                 }

@@ -1,10 +1,114 @@
 using System.CommandLine;
+using SqlWaitProbe.Analysis.Tags;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Reporting;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary>The <c>probe analyze</c> command (placeholder until its issue lands).</summary>
+/// <summary>The <c>probe analyze</c> command: builds the report of a capture bundle.</summary>
 public static class AnalyzeCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create() => new("analyze", "(not built yet)");
+    public static Command Create()
+    {
+        var bundleArg = new Argument<string?>("bundle") { Description = "Capture bundle folder or .zip.", Arity = ArgumentArity.ZeroOrOne };
+        var output = new Option<string?>("--output", "-o") { Description = "Report folder (default: BUNDLE/report, or NAME-report next to a .zip)." };
+        var focus = new Option<string?>("--focus") { Description = "Add callers/callees of the frames matching this module!function wildcard, e.g. 'sqldk!SOS_MemoryWorkSpace::*'." };
+        var stackTags = new Option<string?>("--stacktags") { Description = "Import a WPA .stacktags file; its tags are added to the built-in ones." };
+        var export = new Option<string?>("--export-stacktags") { Description = "Write the stack tag sets as .stacktags and PerfView GroupPats files into this folder." };
+        var format = new Option<string>("--format") { Description = "Console output: text or json (findings.json on stdout).", DefaultValueFactory = _ => "text" };
+        format.AcceptOnlyFromAmong("text", "json");
+        var command = new Command("analyze", "Analyse a capture bundle: time ledger, growth table, findings, flame graphs, charts; writes report.md, report.html and findings.json.");
+        command.Arguments.Add(bundleArg);
+        foreach (var option in new Option[] { output, focus, stackTags, export, format })
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction((parse, ct) =>
+        {
+            var path = parse.GetValue(bundleArg);
+            var outputFolder = parse.GetValue(output) ?? (path is null ? null : DefaultOutput(path));
+            return CommandRunner.RunAsync(parse, ct, async token =>
+            {
+                var imported = parse.GetValue(stackTags) is { } tagFile ? StackTagsFile.Import(tagFile) : null;
+                if (parse.GetValue(export) is { } exportFolder)
+                {
+                    foreach (var written in ExportTags(exportFolder, imported))
+                    {
+                        Console.WriteLine($"wrote {written}");
+                    }
+                }
+
+                if (path is null)
+                {
+                    if (parse.GetValue(export) is null)
+                    {
+                        throw new BadInputException("name a capture bundle to analyse (or use --export-stacktags DIR alone)");
+                    }
+
+                    return (int)ExitCode.Success;
+                }
+
+                using var bundle = CaptureBundle.Open(path);
+                var options = new ReportOptions { FlameGraphs = ReportBuilder.DefaultRenderer(), ExtraTags = imported, Focus = parse.GetValue(focus) };
+                var result = await ProgressReporter.RunAsync($"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
+                if (parse.GetValue(format) == "json")
+                {
+                    Console.Write(await File.ReadAllTextAsync(Path.Combine(outputFolder!, "findings.json"), token));
+                    return (int)ExitCode.Success;
+                }
+
+                if (bundle.Manifest.Status != BundleStatus.Complete)
+                {
+                    Console.WriteLine($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured.");
+                }
+
+                Console.WriteLine(result.Analysis.Findings.Count == 0 ? "No findings." : "Findings:");
+                foreach (var f in result.Analysis.Findings)
+                {
+                    Console.WriteLine($"  [{f.Severity}] {f.Title}");
+                }
+
+                Console.WriteLine("Report:");
+                foreach (var file in result.Files.Where(f => f.EndsWith(".md", StringComparison.Ordinal) || f.EndsWith(".html", StringComparison.Ordinal) || f.EndsWith(".json", StringComparison.Ordinal)))
+                {
+                    Console.WriteLine($"  {file}");
+                }
+
+                Console.WriteLine($"  ({result.Files.Count} files in {Path.GetFullPath(outputFolder!)})");
+                return (int)ExitCode.Success;
+            }, outputFolder);
+        });
+        return command;
+    }
+
+    /// <summary>The default report folder: inside a bundle folder, or beside a zipped bundle.</summary>
+    public static string DefaultOutput(string bundlePath) =>
+        Directory.Exists(bundlePath)
+            ? Path.Combine(bundlePath, BundlePaths.ReportFolder)
+            : Path.Combine(Path.GetDirectoryName(Path.GetFullPath(bundlePath))!, Path.GetFileNameWithoutExtension(bundlePath) + "-report");
+
+    private static IEnumerable<string> ExportTags(string folder, StackTagSet? imported)
+    {
+        Directory.CreateDirectory(folder);
+        var sets = new List<StackTagSet> { BuiltInStackTags.SqlServer, BuiltInStackTags.Postgres };
+        if (imported is not null)
+        {
+            sets.Add(imported);
+        }
+
+        foreach (var set in sets)
+        {
+            foreach (var (ext, text) in new[] { (".stacktags", StackTagsFile.ToStackTags(set)), (".grouppats.txt", StackTagsFile.ToPerfViewGroupPats(set)) })
+            {
+                var path = Path.Combine(folder, set.Name + ext);
+                File.WriteAllText(path + ".tmp", text);
+                File.Move(path + ".tmp", path, overwrite: true);
+                yield return path;
+            }
+        }
+    }
 }

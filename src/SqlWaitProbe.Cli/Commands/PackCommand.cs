@@ -1,10 +1,56 @@
 using System.CommandLine;
+using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Reporting;
+using SqlWaitProbe.Reporting.Packing;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary>The <c>probe pack</c> command (placeholder until its issue lands).</summary>
+/// <summary>The <c>probe pack</c> command: verifies a bundle and zips it with its report for a ticket.</summary>
 public static class PackCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create() => new("pack", "(not built yet)");
+    public static Command Create()
+    {
+        var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };
+        var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
+        var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names and query text with placeholders (host-1, db-1, login-1, app-1, query-1)." };
+        var command = new Command("pack", "Verify a capture bundle's file hashes and zip it with its report for a support ticket.");
+        command.Arguments.Add(bundleArg);
+        command.Options.Add(output);
+        command.Options.Add(redact);
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        {
+            var path = parse.GetValue(bundleArg)!;
+            var zip = parse.GetValue(output)!;
+            using var bundle = CaptureBundle.Open(path);
+            var problems = bundle.VerifyFiles();
+            if (problems.Count > 0)
+            {
+                await Console.Error.WriteLineAsync($"probe: {problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3))}{(problems.Count > 3 ? "; …" : "")}");
+                return (int)ExitCode.Failure;
+            }
+
+            if (!Directory.Exists(Path.Combine(bundle.Root, BundlePaths.ReportFolder)))
+            {
+                await ProgressReporter.RunAsync("building the report first", progress =>
+                    ReportBuilder.BuildAsync(bundle, Path.Combine(bundle.Root, BundlePaths.ReportFolder), progress, token));
+            }
+
+            if (Path.GetFullPath(zip).StartsWith(Path.GetFullPath(bundle.Root) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+            {
+                throw new BadInputException("the zip cannot be written inside the bundle it packs; choose another -o", zip);
+            }
+
+            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact)))
+            {
+                Console.WriteLine(note);
+            }
+
+            Console.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
+            return (int)ExitCode.Success;
+        }));
+        return command;
+    }
 }

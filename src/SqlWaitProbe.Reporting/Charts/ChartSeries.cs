@@ -4,8 +4,3 @@ namespace SqlWaitProbe.Reporting.Charts;
 /// <param name="Name">Legend text.</param>
 /// <param name="Points">Points in x order.</param>
 public sealed record ChartSeries(string Name, IReadOnlyList<(double X, double Y)> Points);
-
-/// <summary>A named series of one value per category for a bar chart.</summary>
-/// <param name="Name">Legend text.</param>
-/// <param name="Values">One value per category, in category order.</param>
-public sealed record BarSeries(string Name, IReadOnlyList<double> Values);

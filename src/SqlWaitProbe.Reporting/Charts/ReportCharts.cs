@@ -59,7 +59,7 @@ public static class ReportCharts
             else if (p.Timeline is { } t && t.Seconds.Any())
             {
                 var title = $"{p.Name}: server CPU samples, user vs kernel (privileged)";
-                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "samples per second",
+                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "sample weight per second",
                     [new ChartSeries("user", Points(t.User)), new ChartSeries("kernel (privileged)", Points(t.Kernel))])));
             }
 
@@ -78,6 +78,13 @@ public static class ReportCharts
                 series.AddRange(xe.ByClerk().Take(5).Select(c => new ChartSeries(c.Clerk, xe.RunningTotal(c.Clerk).Select(t => ((double)t.Second, t.Held)).ToArray())));
                 var title = $"{p.Name}: running total of pages held (XE)";
                 charts.Add(($"xe-pages-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "pages allocated − freed", series, yFromZero: false)));
+                var perSecond = xe.PerSecond.GroupBy(kv => kv.Key.Second).OrderBy(g => g.Key).ToArray();
+                var ratesTitle = $"{p.Name}: XE page allocation and free rates";
+                charts.Add(($"xe-rates-{p.Name}", ratesTitle, SvgChart.Line(ratesTitle, "seconds since phase start", "pages per second",
+                [
+                    new ChartSeries("allocated", perSecond.Select(g => ((double)g.Key, g.Sum(kv => kv.Value.Allocated))).ToArray()),
+                    new ChartSeries("freed", perSecond.Select(g => ((double)g.Key, g.Sum(kv => kv.Value.Freed))).ToArray()),
+                ])));
             }
         }
 

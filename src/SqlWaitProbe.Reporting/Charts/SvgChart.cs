@@ -150,8 +150,13 @@ public static class SvgChart
 
     private static string Tick(double v, double step)
     {
+        // Large values get an SI suffix, chosen from the step, so labels stay narrower than the margin.
+        var (divisor, suffix) = step >= 1e8 ? (1e9, "G") : step >= 1e5 ? (1e6, "M") : step >= 1e3 ? (1e3, "k") : (1, "");
+        v /= divisor;
+        step /= divisor;
         var decimals = Math.Max(0, (int)-Math.Floor(Math.Log10(step)));
-        return Math.Round(v, decimals).ToString("F" + decimals, CultureInfo.InvariantCulture);
+        var text = Math.Round(v, decimals).ToString("F" + decimals, CultureInfo.InvariantCulture);
+        return v == 0 ? "0" : text + suffix;
     }
 
     private static string N(double v) => v.ToString("0.##", CultureInfo.InvariantCulture);

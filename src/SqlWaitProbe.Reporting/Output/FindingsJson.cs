@@ -8,10 +8,10 @@ namespace SqlWaitProbe.Reporting.Output;
 public static class FindingsJson
 {
     /// <summary>The document as JSON text.</summary>
-    public static string Serialize(AnalysisResult a) => JsonSerializer.Serialize(Build(a), ProbeJson.Options);
+    public static string Serialize(AnalysisResult a, IReadOnlyList<string>? reportNotes = null) => JsonSerializer.Serialize(Build(a, reportNotes ?? []), ProbeJson.Options);
 
     /// <summary>The document as a serialisable object graph.</summary>
-    public static object Build(AnalysisResult a)
+    public static object Build(AnalysisResult a, IReadOnlyList<string> reportNotes)
     {
         var m = a.Manifest;
         return new
@@ -65,12 +65,17 @@ public static class FindingsJson
                 };
             }),
             growth = a.Growth.Select(g => new { module = g.Module, kernel = g.Kernel, baselineMsPerExecution = g.BaselineMsPerExecution, loadMsPerExecution = g.LoadMsPerExecution, ratio = Num(g.Ratio), shareOfGrowth = g.ShareOfGrowth }),
+            growthByPhase = a.GrowthByPhase.Select(g => new
+            {
+                phase = g.Phase,
+                modules = g.Rows.Select(r => new { module = r.Module, kernel = r.Kernel, baselineMsPerExecution = r.BaselineMsPerExecution, msPerExecution = r.LoadMsPerExecution, ratio = Num(r.Ratio), shareOfGrowth = r.ShareOfGrowth }),
+            }),
             scalability = a.Scalability.Select(s => new { phase = s.Phase, threads = s.Threads, executionsPerSecond = s.ExecutionsPerSecond, msPerExecution = s.MsPerExecution, idealExecutionsPerSecond = s.IdealExecutionsPerSecond, vsIdeal = s.VsIdeal, topModule = s.TopModule, topWait = s.TopWait, topSpinlock = s.TopSpinlock }),
             fastestGrowingModule = a.FastestGrowing?.Module,
             callPaths = a.CallPathsIntoFastest.Select(p => new { frames = p.Frames, weight = p.Weight, share = p.Share }),
             correlations = a.Correlations.Select(c => new { phase = c.Phase, kernelSeries = c.KernelSeries, series = c.Series, r = c.R, points = c.Points }),
             findings = a.Findings.Select(f => new { id = f.Id, severity = f.Severity, title = f.Title, evidence = f.Evidence, dataQuality = f.DataQuality }),
-            dataQuality = a.DataQuality,
+            dataQuality = a.DataQuality.Concat(reportNotes),
         };
     }
 

@@ -76,6 +76,18 @@ public static class HtmlReport
                 a.Growth.Take(15).Select(g => new[] { g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", Pct(g.ShareOfGrowth) }), 2, 3, 4, 5);
         }
 
+        if (a.GrowthByPhase.Count > 1)
+        {
+            sb.Append("<h2>CPU ms per execution by module across phases</h2>\n");
+            var modules = a.GrowthByPhase[^1].Rows.Take(10).Select(r => (r.Module, r.Kernel)).ToArray();
+            Table(sb, ["module", "baseline", .. a.GrowthByPhase.Select(g => g.Phase)], modules.Select(m => (string[])
+            [
+                m.Module + (m.Kernel ? " (kernel)" : ""),
+                F(a.GrowthByPhase[0].Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.BaselineMsPerExecution ?? 0),
+                .. a.GrowthByPhase.Select(g => F(g.Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.LoadMsPerExecution ?? 0)),
+            ]), [.. Enumerable.Range(1, a.GrowthByPhase.Count + 1)]);
+        }
+
         if (a.Scalability.Count > 0)
         {
             sb.Append("<h2>Scalability</h2>\n");
@@ -101,7 +113,7 @@ public static class HtmlReport
             sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
             foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
             {
-                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" srcdoc=\"{E(svg)}\"></iframe>\n");
+                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" srcdoc=\"{E(WithoutXmlDeclaration(svg))}\"></iframe>\n");
             }
         }
 
@@ -157,9 +169,10 @@ public static class HtmlReport
 
         foreach (var (phase, view) in a.Focus)
         {
-            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(view.InclusiveShare)} of samples)</h2>\n");
-            Table(sb, ["callers", "share"], view.Callers.Select(c => new[] { c.Frame, Pct(c.Share) }), 1);
-            Table(sb, ["callees", "share"], view.Callees.Select(c => new[] { c.Frame, Pct(c.Share) }), 1);
+            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
+            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(onStack)} of samples)</h2>\n");
+            Table(sb, ["callers", "share"], view.Callers.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
+            Table(sb, ["callees", "share"], view.Callees.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
         }
     }
 
@@ -176,6 +189,13 @@ public static class HtmlReport
         }
 
         sb.Append("</table>\n");
+    }
+
+    /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
+    private static string WithoutXmlDeclaration(string svg)
+    {
+        var text = svg.TrimStart();
+        return text.StartsWith("<?xml", StringComparison.Ordinal) && text.IndexOf("?>", StringComparison.Ordinal) is var end and > 0 ? text[(end + 2)..] : text;
     }
 
     private static string Share(double part, double total) => total > 0 ? Pct(part / total) : "n/a";

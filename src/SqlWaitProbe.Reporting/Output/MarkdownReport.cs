@@ -55,6 +55,21 @@ public static class MarkdownReport
             sb.Append('\n');
         }
 
+        if (a.GrowthByPhase.Count > 1)
+        {
+            var phases = a.GrowthByPhase.Select(g => g.Phase).ToArray();
+            var modules = a.GrowthByPhase[^1].Rows.Take(10).Select(r => (r.Module, r.Kernel)).ToArray();
+            sb.Append("## CPU ms per execution by module across phases\n\n| module | baseline | " + string.Join(" | ", phases) + " |\n|---|---:|" + string.Concat(phases.Select(_ => "---:|")) + "\n");
+            foreach (var (module, kernel) in modules)
+            {
+                var baseline = a.GrowthByPhase[0].Rows.FirstOrDefault(r => r.Module == module && r.Kernel == kernel)?.BaselineMsPerExecution ?? 0;
+                var cells = a.GrowthByPhase.Select(g => F(g.Rows.FirstOrDefault(r => r.Module == module && r.Kernel == kernel)?.LoadMsPerExecution ?? 0));
+                sb.Append($"| {Cell(module)}{(kernel ? " (kernel)" : "")} | {F(baseline)} | {string.Join(" | ", cells)} |\n");
+            }
+
+            sb.Append('\n');
+        }
+
         if (a.Scalability.Count > 0)
         {
             sb.Append("## Scalability\n\n| phase | threads | executions/s | ms/exec | ideal executions/s | vs ideal | top module | top wait | top spinlock |\n|---|---:|---:|---:|---:|---:|---|---|---|\n");
@@ -83,10 +98,11 @@ public static class MarkdownReport
         AppendCorrelationAndXe(sb, a);
         foreach (var (phase, view) in a.Focus)
         {
-            sb.Append($"## Focus `{view.Pattern}` in {phase}\n\nOn {Pct(view.InclusiveShare)} of the server's samples.\n\n| callers | share |\n|---|---:|\n");
-            foreach (var (frame, share) in view.Callers) sb.Append($"| {Cell(frame)} | {Pct(share)} |\n");
+            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
+            sb.Append($"## Focus `{view.Pattern}` in {phase}\n\nOn {Pct(onStack)} of the samples ({view.MatchedFrames.Count} matching frame(s)); shares are of the focus frames' inclusive weight.\n\n| callers | share |\n|---|---:|\n");
+            foreach (var c in view.Callers.Take(10)) sb.Append($"| {Cell(c.Name)} | {Pct(c.Share)} |\n");
             sb.Append("\n| callees | share |\n|---|---:|\n");
-            foreach (var (frame, share) in view.Callees) sb.Append($"| {Cell(frame)} | {Pct(share)} |\n");
+            foreach (var c in view.Callees.Take(10)) sb.Append($"| {Cell(c.Name)} | {Pct(c.Share)} |\n");
             sb.Append('\n');
         }
 

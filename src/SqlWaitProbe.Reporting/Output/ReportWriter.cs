@@ -11,15 +11,15 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
 
     public IReadOnlyList<string> WriteAll()
     {
-        progress.Report("writing findings.json");
-        Write("findings.json", FindingsJson.Serialize(analysis));
-        cancellationToken.ThrowIfCancellationRequested();
         WriteFlameGraphs();
         var charts = WriteCharts();
+        cancellationToken.ThrowIfCancellationRequested();
+        progress.Report("writing findings.json");
+        Write("findings.json", FindingsJson.Serialize(analysis, _notes));
         progress.Report("writing report.html");
         Write("report.html", HtmlReport.Render(analysis, charts, FlameGraphs, _notes));
         progress.Report("writing report.md");
-        var relative = _files.Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).ToList();
+        var relative = _files.Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).Append("report.md").Order(StringComparer.Ordinal).ToList();
         Write("report.md", MarkdownReport.Render(analysis, relative, _notes));
         return [.. _files.OrderBy(f => Path.GetFileName(f) switch { "report.md" => 0, "report.html" => 1, "findings.json" => 2, _ => 3 })];
     }

@@ -1,33 +1,5 @@
 namespace SqlWaitProbe.Analysis.Ledger;
 
-/// <summary>One wait type's part of the ledger.</summary>
-/// <param name="Type">Wait type.</param>
-/// <param name="Seconds">Seconds waited.</param>
-/// <param name="SignalSeconds">Of which runnable, waiting for a scheduler (SQL Server signal waits).</param>
-/// <param name="Source">Where the figure came from.</param>
-public sealed record LedgerWait(string Type, double Seconds, double SignalSeconds, string Source);
-
-/// <summary>One observable cause of unaccounted time.</summary>
-/// <param name="Cause">What the time was.</param>
-/// <param name="Seconds">Seconds (the remainder may be negative: over-accounted).</param>
-/// <param name="Source">Where the figure came from.</param>
-public sealed record UnaccountedCause(string Cause, double Seconds, string Source);
-
-/// <summary>CPU attributed to one module of the server process.</summary>
-/// <param name="Process">Process name.</param>
-/// <param name="Module">Module name.</param>
-/// <param name="Kernel">True for kernel code.</param>
-/// <param name="ExclusiveShare">Leaf share of the process's samples.</param>
-/// <param name="InclusiveShare">Any-frame share of the process's samples.</param>
-/// <param name="CpuMsPerExecution">Exclusive share × CPU ms ÷ executions.</param>
-public sealed record ModuleCost(string Process, string Module, bool Kernel, double ExclusiveShare, double InclusiveShare, double CpuMsPerExecution);
-
-/// <summary>CPU attributed to one stack tag.</summary>
-/// <param name="Tag">Tag name.</param>
-/// <param name="Share">Share of the server process's samples.</param>
-/// <param name="CpuMsPerExecution">Share × CPU ms ÷ executions.</param>
-public sealed record TagCost(string Tag, double Share, double CpuMsPerExecution);
-
 /// <summary>The time ledger of one phase: session time = waits + CPU + unaccounted, every figure with its source.</summary>
 public sealed record PhaseLedger
 {

@@ -1,0 +1,8 @@
+namespace SqlWaitProbe.Analysis.Ledger;
+
+/// <summary>One wait type's part of the ledger.</summary>
+/// <param name="Type">Wait type.</param>
+/// <param name="Seconds">Seconds waited.</param>
+/// <param name="SignalSeconds">Of which runnable, waiting for a scheduler (SQL Server signal waits).</param>
+/// <param name="Source">Where the figure came from.</param>
+public sealed record LedgerWait(string Type, double Seconds, double SignalSeconds, string Source);

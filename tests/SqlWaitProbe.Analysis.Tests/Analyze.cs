@@ -1,0 +1,14 @@
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Analysis.Tests;
+
+/// <summary>Writes a crafted bundle and analyses it.</summary>
+internal static class Analyze
+{
+    public static AnalysisResult Crafted(CraftedBundle crafted, string? focus = null)
+    {
+        using var bundle = CaptureBundle.Open(crafted.Write());
+        return BundleAnalyzer.Analyze(bundle, focus: focus);
+    }
+}

@@ -1,0 +1,175 @@
+using SqlWaitProbe.Analysis.Findings;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Analysis.Tests;
+
+public sealed class FindingRulesTests
+{
+    /// <summary>Baseline 1 × 100 × 10 ms, load 4 × 100 × <paramref name="loadMs"/> ms; CPU and waits as given.</summary>
+    private static CraftedBundle TwoPhases(double loadMs = 10, double baseCpu = 500, double loadCpu = 2000) => new CraftedBundle()
+        .Phase("baseline", 1, 100, 10).Sessions("baseline", baseCpu)
+        .Wait("baseline", "WRITELOG", 150).Wait("baseline", "PAGEIOLATCH_SH", 150).Wait("baseline", "LCK_M_X", 100)
+        .Phase("load", 4, 100, loadMs).Sessions("load", loadCpu)
+        .Wait("load", "WRITELOG", 600 * loadMs / 10).Wait("load", "PAGEIOLATCH_SH", 600 * loadMs / 10).Wait("load", "LCK_M_X", 400 * loadMs / 10);
+
+    private static Finding Single(AnalysisResult a, string id) => Assert.Single(a.Findings, f => f.Id == id);
+
+    private static void None(AnalysisResult a, string id) => Assert.DoesNotContain(a.Findings, f => f.Id == id);
+
+    [Fact]
+    public void Healthy_scaling_raises_no_workload_finding()
+    {
+        var a = Analyze.Crafted(TwoPhases());
+
+        Assert.Empty(a.Findings);
+    }
+
+    [Fact]
+    public void Waits_explaining_little_of_session_time()
+    {
+        var a = Analyze.Crafted(new CraftedBundle().Phase("load", 1, 100, 10).Sessions("load", 900).Wait("load", "SOS_SCHEDULER_YIELD", 40));
+
+        var f = Single(a, "waits-explain-little");
+        Assert.Equal("In load, waits explain 4% of session time; 96% is CPU or unaccounted", f.Title);
+        Assert.Equal(Severities.Critical, f.Severity);
+    }
+
+    [Fact]
+    public void Per_execution_cpu_growth_names_the_module_responsible()
+    {
+        var a = Analyze.Crafted(TwoPhases(loadMs: 10, baseCpu: 500, loadCpu: 8000)
+            .Stack("baseline", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 50)
+            .Stack("baseline", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 50)
+            .Stack("load", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 85)
+            .Stack("load", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 15));
+
+        var f = Single(a, "cpu-growth");
+        Assert.Equal("Per-execution CPU grew 4× from baseline to load; sqldk accounts for 97% of the growth", f.Title);
+        Assert.Equal("sqldk", a.Growth[0].Module);
+        Assert.Equal(2.5, a.Growth[0].BaselineMsPerExecution, 9);
+        Assert.Equal(17.0, a.Growth[0].LoadMsPerExecution, 9);
+        Assert.Equal(6.8, a.Growth[0].Ratio, 9);
+        Assert.Equal(1.0, a.Growth.Sum(g => g.ShareOfGrowth), 9);
+    }
+
+    [Fact]
+    public void Kernel_share_growth_of_the_database_process()
+    {
+        var a = Analyze.Crafted(TwoPhases()
+            .Stack("baseline", "sqlservr;sqldk!Alloc", 90).Stack("baseline", "sqlservr;sqldk!Alloc;ntoskrnl!MiZeroPage_[k]", 10)
+            .Stack("load", "sqlservr;sqldk!Alloc", 55).Stack("load", "sqlservr;sqldk!Alloc;ntoskrnl!MiZeroPage_[k]", 45));
+
+        Assert.Equal("The kernel share of sqlservr CPU grew from 10% to 45%", Single(a, "kernel-share-growth").Title);
+    }
+
+    [Fact]
+    public void Throughput_below_ideal()
+    {
+        var a = Analyze.Crafted(TwoPhases(loadMs: 20));
+
+        var f = Single(a, "throughput-vs-ideal");
+        Assert.Equal("Throughput at 4 sessions is 50% of ideal", f.Title);
+        Assert.Equal(Severities.Warning, f.Severity);
+    }
+
+    [Fact]
+    public void Spinlock_spins_growing_by_orders_of_magnitude()
+    {
+        var a = Analyze.Crafted(TwoPhases().Spinlock("baseline", "SOS_CACHESTORE", 1_000).Spinlock("load", "SOS_CACHESTORE", 1_000_000)
+            .Spinlock("baseline", "LOCK_HASH", 1_000).Spinlock("load", "LOCK_HASH", 2_000));
+
+        Assert.Equal("Spinlock SOS_CACHESTORE spins per second grew by 3 orders of magnitude", Single(a, "spinlock-growth").Title);
+    }
+
+    [Fact]
+    public void Xe_frees_per_execution_growth()
+    {
+        var a = Analyze.Crafted(TwoPhases()
+            .XePages("baseline", 0, "page_freed", "MEMORYCLERK_SOSNODE", 1, count: 10)
+            .XePages("load", 0, "page_freed", "MEMORYCLERK_SOSNODE", 1, count: 200)
+            .XePages("load", 0, "page_allocated", "MEMORYCLERK_SOSNODE", 1, count: 200));
+
+        var f = Single(a, "xe-frees-growth");
+        Assert.Equal("Pages freed per execution grew 5× from baseline to load", f.Title);
+        Assert.Contains("top clerk in load: MEMORYCLERK_SOSNODE", f.Evidence);
+    }
+
+    [Fact]
+    public void A_single_dominant_wait_type()
+    {
+        var a = Analyze.Crafted(new CraftedBundle().Phase("load", 2, 50, 10).Sessions("load", 100)
+            .Wait("load", "PAGELATCH_EX", 700).Wait("load", "WRITELOG", 100));
+
+        Assert.Equal("In load, PAGELATCH_EX is 88% of all wait time (70% of session time)", Single(a, "dominant-wait").Title);
+    }
+
+    [Fact]
+    public void High_run_queue_time_from_the_os()
+    {
+        var a = Analyze.Crafted(new CraftedBundle("postgres", "postgres").Phase("load", 2, 50, 10).Sessions("load", 600, runQueueMs: 350).Wait("load", "LWLock:WALWrite", 50));
+
+        Assert.Equal("In load, sessions spent 35% of their time runnable but waiting for a CPU", Single(a, "high-run-queue").Title);
+    }
+
+    [Fact]
+    public void Observer_effect_above_three_percent()
+    {
+        var ok = Analyze.Crafted(TwoPhases().Overhead("load", 98, 100));
+        var slow = Analyze.Crafted(TwoPhases().Overhead("load", 90, 100));
+
+        None(ok, "observer-effect");
+        Assert.Equal("In load, the collectors slowed the workload by 10%", Single(slow, "observer-effect").Title);
+    }
+
+    [Fact]
+    public void Low_sampling_coverage_is_a_data_quality_finding()
+    {
+        var a = Analyze.Crafted(TwoPhases().Sampling("load", samples: 300, hz: 100, seconds: 4, cpus: 2));
+
+        var f = Single(a, "low-sampling-coverage");
+        Assert.True(f.DataQuality);
+        Assert.Contains("38%", a.DataQuality.Single(n => n.Contains("sampling coverage", StringComparison.Ordinal)));
+        Assert.Equal("coverage = samples ÷ (duration × CPUs × Hz) = 38% [cpu/sampling.json]", f.Evidence[0]);
+        None(Analyze.Crafted(TwoPhases().Sampling("load", samples: 700, hz: 100, seconds: 4, cpus: 2)), "low-sampling-coverage");
+    }
+
+    [Fact]
+    public void A_failed_collector_is_a_data_quality_finding()
+    {
+        var a = Analyze.Crafted(TwoPhases().Collector("xe-pages", CollectorStatus.Failed, "permission denied: ALTER ANY EVENT SESSION").Collector("perf", CollectorStatus.Ok));
+
+        var f = Single(a, "collector-failed");
+        Assert.True(f.DataQuality);
+        Assert.Equal("Collector xe-pages failed; its figures are missing or incomplete", f.Title);
+        Assert.Contains("permission denied", f.Evidence[0]);
+    }
+
+    [Fact]
+    public void Kernel_cpu_correlated_with_a_series()
+    {
+        var b = TwoPhases();
+        for (var s = 0; s < 12; s++)
+        {
+            b.Timeline("load", s, "ntoskrnl", true, 10 + s * 3).Timeline("load", s, "sqldk", false, 50)
+             .Series("load", "os.minor_faults_per_sec", s, 1000 + s * 250 + (s % 2) * 40)
+             .Series("load", "os.mem.available_mb", s, s % 3);
+        }
+
+        var a = Analyze.Crafted(b);
+
+        var f = Single(a, "kernel-cpu-correlation");
+        Assert.StartsWith("Kernel CPU in load moves with os.minor_faults_per_sec (r = 0.99", f.Title, StringComparison.Ordinal);
+        Assert.Single(a.Correlations);
+    }
+
+    [Fact]
+    public void Findings_are_ordered_most_severe_first()
+    {
+        var a = Analyze.Crafted(TwoPhases(loadMs: 40, loadCpu: 16000).Status(BundleStatus.Interrupted, "sigterm").Overhead("load", 90, 100));
+
+        Assert.Equal(a.Findings.OrderBy(f => f.Rank).Select(f => f.Id), a.Findings.Select(f => f.Id));
+        Assert.Equal(Severities.Critical, a.Findings[0].Severity);
+        Assert.Contains(a.Findings, f => f.Id == "capture-incomplete" && f.Title.Contains("interrupted (sigterm)", StringComparison.Ordinal));
+    }
+}
