@@ -93,6 +93,14 @@ public sealed class CaptureRunner
                 var released = run.Release();
                 context.StartUtc = DateTime.UtcNow;
                 await Task.Delay(slice, cancellationToken);
+
+                // Long executions: extend the slice until every session has finished three (the first is warm-up),
+                // but never past 40% of the phase.
+                while (run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetElapsedTime(released) < duration * 0.4 && !run.Completion.IsCompleted)
+                {
+                    await Task.Delay(20, cancellationToken);
+                }
+
                 sliceEnd = Stopwatch.GetTimestamp();
                 await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
                 Volatile.Write(ref windowStart, Stopwatch.GetTimestamp());
