@@ -37,7 +37,7 @@ public sealed class CaptureRunnerTests
             var executions = File.ReadAllLines(Path.Combine(root, BundlePaths.Executions(phase.Name)));
             Assert.Equal("session,start_ms,end_ms,rows,error", executions[0]);
             Assert.Equal(phase.Executions, executions.Length - 1);
-            Assert.True(phase.Executions > 50, $"{phase.Name}: {phase.Executions} executions");
+            Assert.True(phase.Executions > 20, $"{phase.Name}: {phase.Executions} executions");
             Assert.All(executions.Skip(1), l => Assert.True(Csv.ParseDouble(Csv.Split(l)[1]) >= 0));
 
             var sessions = File.ReadAllLines(Path.Combine(root, BundlePaths.Sessions(phase.Name)));
