@@ -35,7 +35,7 @@ public static class PostgresCapture
         var runId = Guid.NewGuid().ToString("N")[..10];
         var writer = new BundleWriter(request.Output);
         EmbeddedPostgres? server = null;
-        using var signals = new CaptureSignals(() =>
+        using var signals = CaptureSignals.Begin(() =>
         {
             PerfRecordCollector.KillAll();
             server?.KillNow();
@@ -77,10 +77,12 @@ public static class PostgresCapture
             if (request.Server is null)
             {
                 server = await EmbeddedPostgres.StartAsync(runId, new EmbeddedPostgresOptions { MaxSessions = request.MaxSessions }, progress, token);
+                Log.Information("embedded PostgreSQL ready in {Seconds:0.000} s (initdb and start), pid {Pid}, folder {Folder}", setupTime.Elapsed.TotalSeconds, server.ServerPid, server.RootFolder);
             }
 
             var connectionString = server?.ConnectionString ?? request.Server!;
             var info = await ConnectAsync(connectionString, server is not null, token);
+            signals.Renew();
             manifest.Update(m => m with { ServerVersion = info.Version, Options = WithServerSettings(request.Options, server) });
             progress.Report($"PostgreSQL {info.Version}{(server is null ? "" : " (embedded)")}; waits from {(info.HasWaitSampling ? "pg_wait_sampling" : "pg_stat_activity sampling")}");
             if (perfProblem is not null)

@@ -43,6 +43,9 @@ public sealed record PostgresCaptureRequest
     /// <summary>Skip analysis at the end.</summary>
     public bool NoAnalyze { get; init; }
 
+    /// <summary>Print what would run and exit, connecting to nothing.</summary>
+    public bool DryRun { get; init; }
+
     /// <summary>Debug logging on the console.</summary>
     public bool Verbose { get; init; }
 
@@ -58,6 +61,14 @@ public sealed record PostgresCaptureRequest
         if (parse.GetValue(CaptureOptions.Attach))
         {
             throw new BadInputException("--attach is available for --engine sqlserver only; for postgres give a --workload or --sql FILE");
+        }
+
+        foreach (var option in new Option[] { CaptureOptions.Proc, CaptureOptions.Xe, CaptureOptions.Encrypt, CaptureOptions.TrustServerCertificate, CaptureOptions.Application, CaptureOptions.Login, CaptureOptions.SessionIds, CaptureOptions.ResetServerState, CaptureOptions.Symbols, CaptureOptions.Offline })
+        {
+            if (parse.GetResult(option) is { Implicit: false })
+            {
+                throw new BadInputException($"{option.Name} applies to --engine sqlserver only");
+            }
         }
 
         var scale = parse.GetValue(CaptureOptions.Scale) ?? PostgresWorkloadCatalog.DefaultScale;
@@ -94,7 +105,7 @@ public sealed record PostgresCaptureRequest
             throw new BadInputException("--max-perf-mb must be at least 1");
         }
 
-        var server = ReadServer(parse.GetValue(CaptureOptions.Server), parse.GetValue(CaptureOptions.PasswordEnv));
+        var server = ReadServer(parse.GetValue(CaptureOptions.Server), parse.GetValue(CaptureOptions.PasswordEnv), parse.GetValue(CaptureOptions.Database), parse.GetValue(CaptureOptions.User));
         var output = parse.GetValue(CaptureOptions.Output)?.FullName
             ?? Path.GetFullPath(Path.Combine("probe-runs", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + workload.Name));
         return new PostgresCaptureRequest
@@ -109,6 +120,7 @@ public sealed record PostgresCaptureRequest
             MaxDuration = DurationParser.Parse(parse.GetValue(CaptureOptions.MaxDuration) ?? "2h", "--max-duration"),
             MinFreeDiskMegabytes = parse.GetValue(CaptureOptions.MinFreeDiskMegabytes),
             NoAnalyze = parse.GetValue(CaptureOptions.NoAnalyze),
+            DryRun = parse.GetValue(CaptureOptions.DryRun),
             Verbose = parse.GetValue(Infrastructure.GlobalOptions.Verbose),
             Options = OptionsAsGiven(parse),
         };
@@ -153,10 +165,15 @@ public sealed record PostgresCaptureRequest
         return PostgresWorkloadCatalog.Get(name, scale);
     }
 
-    private static string? ReadServer(string? server, string? passwordEnv)
+    private static string? ReadServer(string? server, string? passwordEnv, string? database, string? user)
     {
         if (server is null)
         {
+            if (database is not null || user is not null || passwordEnv is not null)
+            {
+                throw new BadInputException("--database, --user and --password-env need --server; the embedded server uses its own");
+            }
+
             return null;
         }
 
@@ -173,6 +190,16 @@ public sealed record PostgresCaptureRequest
         if (string.IsNullOrEmpty(builder.Host))
         {
             throw new BadInputException("--server connection string has no Host");
+        }
+
+        if (database is not null)
+        {
+            builder.Database = database;
+        }
+
+        if (user is not null)
+        {
+            builder.Username = user;
         }
 
         if (passwordEnv is not null)

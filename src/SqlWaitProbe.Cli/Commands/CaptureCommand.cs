@@ -25,6 +25,12 @@ public static class CaptureCommand
                 "postgres" => CommandRunner.RunAsync(parse, ct, async token =>
                 {
                     var request = PostgresCaptureRequest.FromParse(parse);
+                    if (request.DryRun)
+                    {
+                        DryRunPlan.Print(request, Console.Out);
+                        return 0;
+                    }
+
                     var outcome = await ProgressReporter.RunAsync($"capture {request.Workload.Name} into {request.Output}", progress => PostgresCapture.RunAsync(request, progress, token));
                     CaptureReport.Print(outcome, Console.Out);
                     return CaptureReport.ExitCode(outcome);

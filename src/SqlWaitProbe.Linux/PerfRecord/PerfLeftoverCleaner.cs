@@ -26,12 +26,28 @@ public sealed class PerfLeftoverCleaner : ILeftoverCleaner
                 : $"pid file and data of run {pid.RunId}'s perf record (no longer running)"));
         }
 
+        // Data files whose pid file is gone belong to no running capture (a running one keeps its pid file).
+        foreach (var data in Directory.EnumerateFiles(Path.GetTempPath(), PerfPidFile.Prefix + "*.data*"))
+        {
+            var stem = data[..(data.IndexOf(".data", StringComparison.Ordinal))];
+            if (!File.Exists(stem + ".json"))
+            {
+                found.Add(new Leftover("perf", data, $"perf data file of a killed capture: {data}"));
+            }
+        }
+
         return Task.FromResult<IReadOnlyList<Leftover>>(found);
     }
 
     /// <inheritdoc />
     public async Task<string> RemoveAsync(Leftover leftover, CancellationToken cancellationToken)
     {
+        if (!leftover.Id.EndsWith(".json", StringComparison.Ordinal))
+        {
+            File.Delete(leftover.Id);
+            return "removed " + leftover.Id;
+        }
+
         var pid = PerfPidFile.TryRead(leftover.Id);
         var done = "removed " + leftover.Id;
         if (pid is not null)

@@ -16,7 +16,7 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 /// </summary>
 public sealed partial class PerfRecordCollector : ICollector
 {
-    private static readonly ConcurrentDictionary<int, string> Running = new();
+    private static readonly ConcurrentDictionary<int, (string PidFile, string DataPath)> Running = new();
     private readonly PerfRecordOptions _options;
     private Process? _perf;
     private string? _dataPath;
@@ -36,10 +36,13 @@ public sealed partial class PerfRecordCollector : ICollector
     /// <summary>Kills every perf child this process started (forced exit); they are then reported by <c>probe cleanup</c> no more.</summary>
     public static void KillAll()
     {
-        foreach (var (pid, pidFile) in Running)
+        foreach (var (pid, files) in Running)
         {
             Signals.Send(pid, Signals.Kill);
-            File.Delete(pidFile);
+            foreach (var file in new[] { files.PidFile, files.DataPath, files.DataPath + ".old", files.DataPath + ".log" })
+            {
+                TryDelete(file);
+            }
         }
     }
 
@@ -61,7 +64,7 @@ public sealed partial class PerfRecordCollector : ICollector
         _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
         _pidFile = PerfPidFile.PathFor(_options.RunId, phase.Name);
         new PerfPidFile { RunId = _options.RunId, ProbePid = Environment.ProcessId, PerfPid = _perf.Id, DataPath = _dataPath }.Write(_pidFile);
-        Running[_perf.Id] = _pidFile;
+        Running[_perf.Id] = (_pidFile, _dataPath);
 
         // perf writes its header once its events are open: from then on the window is being sampled.
         var waited = Stopwatch.StartNew();

@@ -38,7 +38,8 @@ public sealed record CapturePlan
 
     /// <summary>
     /// The uninstrumented slice at the start of a timed phase, used for the observer effect: 15% of the
-    /// phase, at least 1 s, at most 5 s and never more than 30% of it.
+    /// phase, at least 1 s, at most 5 s and never more than 30% of it. The runner extends it (up to 40% of the
+    /// phase) until every session has completed three executions.
     /// </summary>
     public static TimeSpan UninstrumentedSlice(TimeSpan duration)
     {

@@ -93,6 +93,14 @@ public sealed class CaptureRunner
                 var released = run.Release();
                 context.StartUtc = DateTime.UtcNow;
                 await Task.Delay(slice, cancellationToken);
+
+                // Long executions: extend the slice until every session has finished three (the first is warm-up),
+                // but never past 40% of the phase.
+                while (run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetElapsedTime(released) < duration * 0.4 && !run.Completion.IsCompleted)
+                {
+                    await Task.Delay(20, cancellationToken);
+                }
+
                 sliceEnd = Stopwatch.GetTimestamp();
                 await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
                 Volatile.Write(ref windowStart, Stopwatch.GetTimestamp());
@@ -151,7 +159,15 @@ public sealed class CaptureRunner
         PhaseFiles.WriteSessions(context);
         PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
         var overhead = Overhead(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
-        PhaseFiles.WriteOverhead(context, overhead);
+        if (overhead.Ratio is not null)
+        {
+            PhaseFiles.WriteOverhead(context, overhead);
+        }
+        else
+        {
+            // overhead.json holds measured figures only; the log says why this phase has none.
+            Log.Information("phase {Phase}: observer effect not measured ({Method})", plan.Name, overhead.Method);
+        }
         var seconds = Math.Max(1e-9, Stopwatch.GetElapsedTime(windowStart, windowEnd).TotalSeconds);
         var latencies = buffers.SelectMany(b => b.All()).Where(e => e.End > windowStart).Select(e => Stopwatch.GetElapsedTime(e.Start, e.End).TotalMilliseconds).ToArray();
         _manifest.AddPhase(
@@ -211,26 +227,34 @@ public sealed class CaptureRunner
 
     private static OverheadEstimate Overhead(IReadOnlyList<ExecutionBuffer> buffers, long release, long sliceEnd, long windowStart, long windowEnd, int threads)
     {
-        var instrumented = ClosedLoopRate(buffers, windowStart, windowEnd, threads);
+        var instrumented = ClosedLoopRate(buffers, windowStart, windowEnd, threads, skipFirst: false);
         if (sliceEnd == 0)
         {
-            return new OverheadEstimate(instrumented, null, null, "not measured: iteration mode starts every collector before the barrier");
+            return new OverheadEstimate(instrumented, null, null, "not measured: in iteration mode every collector starts before the barrier, and an interrupted slice has nothing to compare");
         }
 
-        var uninstrumented = ClosedLoopRate(buffers, release, sliceEnd, threads);
-        double? ratio = uninstrumented > 0 && instrumented > 0 ? instrumented / uninstrumented : null;
-        return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, ratio,
+        var uninstrumented = ClosedLoopRate(buffers, release, sliceEnd, threads, skipFirst: true);
+        if (uninstrumented <= 0 || instrumented <= 0)
+        {
+            return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, null,
+                "not measured: no execution ran wholly inside one of the two windows (executions longer than the slice, or the phase was interrupted)");
+        }
+
+        return new OverheadEstimate(instrumented, uninstrumented, instrumented / uninstrumented,
             "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the first "
-            + "slice of the phase before any collector started vs the rest with every collector running");
+            + "slice of the phase before any collector started (each session's first execution left out as warm-up) "
+            + "vs the rest with every collector running");
     }
 
-    private static double ClosedLoopRate(IReadOnlyList<ExecutionBuffer> buffers, long from, long to, int threads)
+    private static double ClosedLoopRate(IReadOnlyList<ExecutionBuffer> buffers, long from, long to, int threads, bool skipFirst)
     {
         double totalSeconds = 0;
         long n = 0;
         foreach (var buffer in buffers)
         {
-            foreach (var e in buffer.All())
+            // A session's first execution pays for JIT, the first run of its prepared statement and cold
+            // caches; it would make the uninstrumented slice look slow.
+            foreach (var e in skipFirst ? buffer.All().Skip(1) : buffer.All())
             {
                 if (e.Start >= from && e.End <= to && e.Error is null)
                 {

@@ -11,7 +11,7 @@ namespace SqlWaitProbe.Workload.Driver;
 /// </summary>
 public sealed class DriverRun
 {
-    private readonly TaskCompletionSource _barrier = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly ManualResetEventSlim _barrier = new(false);
     private readonly Task[] _loops;
     private volatile bool _stopping;
     private long _releaseTimestamp;
@@ -24,7 +24,9 @@ public sealed class DriverRun
         {
             var session = sessions[i];
             var buffer = Buffers[i];
-            _loops[i] = Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None);
+            // One dedicated thread per session: a session that completes synchronously never hops threads,
+            // and the driver's own cost stays as close to a C client's as .NET allows.
+            _loops[i] = Task.Factory.StartNew(() => Loop(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
         }
     }
 
@@ -49,7 +51,7 @@ public sealed class DriverRun
     {
         var now = Stopwatch.GetTimestamp();
         Interlocked.Exchange(ref _releaseTimestamp, now);
-        _barrier.TrySetResult();
+        _barrier.Set();
         return now;
     }
 
@@ -57,12 +59,20 @@ public sealed class DriverRun
     public void Stop()
     {
         _stopping = true;
-        _barrier.TrySetResult();
+        _barrier.Set();
     }
 
-    private async Task LoopAsync(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
+    private void Loop(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
     {
-        await _barrier.Task.ConfigureAwait(false);
+        try
+        {
+            _barrier.Wait(cancellationToken);
+        }
+        catch (OperationCanceledException)
+        {
+            return;
+        }
+
         long done = 0;
         var consecutiveErrors = 0;
         while (!_stopping && !cancellationToken.IsCancellationRequested && (iterations is null || done < iterations))
@@ -70,13 +80,10 @@ public sealed class DriverRun
             var start = Stopwatch.GetTimestamp();
             try
             {
-                var rows = await session.ExecuteAsync(cancellationToken).ConfigureAwait(false);
+                var pending = session.ExecuteAsync(cancellationToken);
+                var rows = pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();
                 buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), rows, null));
                 consecutiveErrors = 0;
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                return;
             }
             catch (Exception e) when (!cancellationToken.IsCancellationRequested)
             {
@@ -84,7 +91,7 @@ public sealed class DriverRun
                 consecutiveErrors++;
 
                 // A broken connection fails instantly; back off so it does not spin a CPU the server needs.
-                await Task.Delay(Math.Min(1000, 10 * consecutiveErrors), CancellationToken.None).ConfigureAwait(false);
+                Thread.Sleep(Math.Min(1000, 10 * consecutiveErrors));
             }
             catch (Exception)
             {

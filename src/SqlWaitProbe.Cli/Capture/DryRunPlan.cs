@@ -1,0 +1,44 @@
+using System.Globalization;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Postgres.Embedded;
+
+namespace SqlWaitProbe.Cli.Capture;
+
+/// <summary><c>probe capture --dry-run</c> for PostgreSQL: every statement and OS collector the capture would run, connecting to nothing.</summary>
+public static class DryRunPlan
+{
+    /// <summary>Writes the plan to <paramref name="output"/>.</summary>
+    public static void Print(PostgresCaptureRequest request, TextWriter output)
+    {
+        var w = request.Workload;
+        output.WriteLine($"-- server: {(request.Server is null ? $"embedded PostgreSQL from {PostgresBinaries.TryFind() ?? "(not installed: " + PostgresBinaries.InstallCommand + ")"}, initdb into a temporary probe-pg-RUNID folder" : SecretRedactor.ConnectionString(request.Server))}");
+        output.WriteLine($"-- bundle: {request.Output}");
+        output.WriteLine("-- phases: " + string.Join(", ", request.Plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s))"))
+            + (request.Plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", {request.Plan.Iterations} executions per session"));
+        output.WriteLine($"-- workload {w.Name}: setup (once, idempotent)");
+        foreach (var s in w.Setup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("-- each session, when it opens");
+        foreach (var s in w.SessionSetup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("SELECT pg_backend_pid();");
+        output.WriteLine("-- every execution");
+        output.WriteLine(w.Query.Trim() + ";");
+        output.WriteLine("-- monitoring connection, per phase");
+        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
+        output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
+        output.WriteLine("-- OS collectors, per phase");
+        output.WriteLine("read /proc/stat, /proc/vmstat, /proc/meminfo once a second; /proc/<backend>/stat and /proc/<backend>/schedstat at phase start and end");
+        output.WriteLine(request.Cpu == "none"
+            ? "no CPU stacks (--cpu none)"
+            : $"perf record -a -g -F {request.SampleHz} -o <temp>/probe-perf-RUNID-<phase>.data --max-size={request.MaxPerfMegabytes}M; perf script -i <that file> | gzip > phases/<phase>/cpu/perf.script.gz"
+              + (PerfAvailability.Problem() is { } problem ? "   -- would fail: " + problem : ""));
+    }
+}

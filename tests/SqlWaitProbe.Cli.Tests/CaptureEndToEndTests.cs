@@ -1,0 +1,104 @@
+using Npgsql;
+using SqlWaitProbe.Analysis.Stacks;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+public sealed class CaptureEndToEndTests
+{
+    [Fact]
+    public async Task Capture_of_hashbytes_on_the_embedded_server_writes_a_complete_bundle()
+    {
+        var dir = Path.Combine(TestData.TempFolder(), "bundle");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
+            "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "2", "--duration", "4s", "--scale", "0.05", "-o", dir);
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("bundle: " + dir, stdout);
+        Assert.Contains("phase baseline", stderr);
+
+        using var bundle = CaptureBundle.Open(dir);
+        var m = bundle.Manifest;
+        Assert.Equal(BundleStatus.Complete, m.Status);
+        Assert.Equal(["baseline", "load"], m.Phases.Select(p => p.Name));
+        Assert.All(m.Phases, p => Assert.True(p.Executions > 0 && p.Errors == 0));
+        Assert.Equal("postgres", m.Engine);
+        Assert.StartsWith("15", m.ServerVersion);
+        Assert.Equal("0", m.Options["server.max_parallel_workers_per_gather"]);
+        Assert.Equal(["backend-cpu", "os", "perf", "pg-stat-database", "pg-waits"], m.Collectors.Select(c => c.Name).Order(StringComparer.Ordinal));
+        Assert.All(m.Collectors, c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
+        Assert.Empty(bundle.VerifyFiles());
+
+        foreach (var phase in m.Phases)
+        {
+            using var sessions = bundle.OpenText(BundlePaths.Sessions(phase.Name))!;
+            var rows = Csv.ReadRows(sessions).ToArray();
+            Assert.Equal(phase.Threads, rows.Length);
+            Assert.All(rows, r => Assert.True(Csv.ParseDouble(r["cpu_ms"]) > 0, "cpu_ms"));
+            Assert.Contains(",os.cpu.user_pct,", File.ReadAllText(bundle.PathOf(BundlePaths.Series(phase.Name))));
+            Assert.True(bundle.Has(BundlePaths.PerfScript(phase.Name)));
+            Assert.True(bundle.Has(BundlePaths.Overhead(phase.Name)));
+            Assert.True(bundle.Has(BundlePaths.Waits(phase.Name)));
+        }
+
+        var profile = new StackProfile();
+        using (var folded = bundle.OpenText(BundlePaths.Stacks("load"))!)
+        {
+            FoldedStackFormat.ReadInto(folded, "stacks.folded", profile, firstFrameIsProcess: true);
+        }
+
+        var top = ModuleShares.Compute(profile, "postgres").OrderByDescending(s => s.ExclusiveWeight).First();
+        Assert.Equal("libcrypto.so.3", top.Module);
+        Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
+        Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + m.RunId)));
+        Assert.Empty(ProcessesMentioning(m.RunId));
+    }
+
+    [Fact]
+    public async Task A_password_in_the_connection_string_is_stored_nowhere()
+    {
+        const string secret = "Pw-NeverStore-7319";
+        await using var server = await EmbeddedPostgres.StartAsync("p" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
+        var cs = new NpgsqlConnectionStringBuilder(server.ConnectionString) { Password = secret }.ConnectionString;
+        var dir = Path.Combine(TestData.TempFolder(), "bundle");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1),
+            "capture", "--server", cs, "--workload", "noop", "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "--no-analyze", "-v", "-o", dir);
+        Assert.True(exit == 0, stderr);
+        Assert.DoesNotContain(secret, stdout + stderr);
+        var files = Directory.GetFiles(dir, "*", SearchOption.AllDirectories);
+        Assert.Contains(files, f => f.EndsWith("capture.log", StringComparison.Ordinal));
+        Assert.All(files, f => Assert.DoesNotContain(secret, File.ReadAllText(f)));
+        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, "manifest.json"));
+        Assert.Contains("Host=", manifest.Options["--server"]);
+        Assert.Equal("skipped", manifest.Collectors.Single(c => c.Name == "perf").Status);
+    }
+
+    /// <summary>Processes whose command line mentions <paramref name="text"/> (the run id is in the server's data path and perf's output path).</summary>
+    internal static List<int> ProcessesMentioning(string text)
+    {
+        var found = new List<int>();
+        foreach (var dir in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(dir), out var pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                if (File.ReadAllText(Path.Combine(dir, "cmdline")).Contains(text, StringComparison.Ordinal))
+                {
+                    found.Add(pid);
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        return found;
+    }
+}

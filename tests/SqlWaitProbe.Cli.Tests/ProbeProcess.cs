@@ -1,0 +1,65 @@
+using System.Diagnostics;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+/// <summary>Runs the built <c>probe</c> as a child process, as a user would.</summary>
+public sealed class ProbeProcess : IDisposable
+{
+    private readonly Process _process;
+    private readonly Task<string> _stdout;
+    private readonly Task<string> _stderr;
+
+    private ProbeProcess(Process process)
+    {
+        _process = process;
+        _stdout = process.StandardOutput.ReadToEndAsync();
+        _stderr = process.StandardError.ReadToEndAsync();
+    }
+
+    /// <summary>Process id.</summary>
+    public int Id => _process.Id;
+
+    /// <summary>Path of probe.dll next to the test binaries.</summary>
+    public static string Dll => Path.Combine(AppContext.BaseDirectory, "probe.dll");
+
+    /// <summary>Starts <c>dotnet probe.dll ARGS</c> with redirected output and CI-style (non-interactive) progress.</summary>
+    public static ProbeProcess Start(params string[] args)
+    {
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        info.ArgumentList.Add(Dll);
+        foreach (var a in args)
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        info.Environment["CI"] = "1";
+        return new ProbeProcess(Process.Start(info)!);
+    }
+
+    /// <summary>Runs to the end and returns exit code, stdout and stderr.</summary>
+    public static async Task<(int Exit, string Out, string Err)> RunAsync(TimeSpan timeout, params string[] args)
+    {
+        using var p = Start(args);
+        return await p.WaitAsync(timeout);
+    }
+
+    /// <summary>Waits for exit (kills it after <paramref name="timeout"/> and fails).</summary>
+    public async Task<(int Exit, string Out, string Err)> WaitAsync(TimeSpan timeout)
+    {
+        using var cts = new CancellationTokenSource(timeout);
+        try
+        {
+            await _process.WaitForExitAsync(cts.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            _process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"probe did not exit within {timeout.TotalSeconds} s; stderr: {await _stderr}");
+        }
+
+        return (_process.ExitCode, await _stdout, await _stderr);
+    }
+
+    /// <inheritdoc />
+    public void Dispose() => _process.Dispose();
+}

@@ -1,0 +1,136 @@
+using System.IO.Compression;
+using Npgsql;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Linux.Proc;
+using SqlWaitProbe.Postgres.Collectors;
+using SqlWaitProbe.Postgres.Workloads;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Postgres.Tests.Collectors;
+
+[Collection(EmbeddedServerCollection.Name)]
+public sealed class CollectorTests(EmbeddedServerFixture fixture)
+{
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Waits_of_a_blocked_session_are_counted_as_lock_waits(bool useWaitSampling)
+    {
+        if (useWaitSampling && !fixture.Server.HasWaitSampling)
+        {
+            return;
+        }
+
+        var cs = fixture.Server.ConnectionString;
+        await Exec(cs, "CREATE TABLE IF NOT EXISTS lock_demo (id int)");
+        await using var holder = new NpgsqlConnection(cs);
+        await holder.OpenAsync();
+        await using var tx = await holder.BeginTransactionAsync();
+        await new NpgsqlCommand("LOCK TABLE lock_demo IN ACCESS EXCLUSIVE MODE", holder, tx).ExecuteNonQueryAsync();
+
+        await using var blocked = new NpgsqlConnection(cs);
+        await blocked.OpenAsync();
+        var pid = blocked.ProcessID;
+        var phase = new PhaseContext("load", 1, TestData.TempFolder(), [new WorkloadSessionInfo(1, pid, null)]);
+        var collector = new PgWaitsCollector(cs, useWaitSampling);
+        await collector.StartAsync(phase, CancellationToken.None);
+        var query = new NpgsqlCommand("SELECT count(*) FROM lock_demo", blocked).ExecuteScalarAsync();
+        await Task.Delay(1500);
+        await tx.RollbackAsync();
+        await query;
+        var outcome = await collector.StopAsync(phase, CancellationToken.None);
+
+        Assert.Equal(CollectorStatus.Ok, outcome.Status);
+        var lines = await File.ReadAllLinesAsync(phase.PathFor(BundlePaths.Waits("load")));
+        Assert.Equal("scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", lines[0]);
+        var lockLine = Assert.Single(lines, l => l.StartsWith("session,Lock:relation,Lock,", StringComparison.Ordinal));
+        var ms = double.Parse(lockLine.Split(',')[3], System.Globalization.CultureInfo.InvariantCulture);
+        Assert.InRange(ms, 900, 2200);
+        Assert.Contains(phase.Series.Snapshot(), p => p.Series == "wait.Lock:relation" && p.Value > 0);
+    }
+
+    [Fact]
+    public async Task Backend_cpu_of_a_busy_session_comes_from_proc()
+    {
+        var cs = fixture.Server.ConnectionString;
+        await using var target = new PostgresWorkloadTarget(cs, PostgresWorkloadCatalog.Get("hashbytes", 0.02));
+        await target.PrepareAsync(new Progress<string>(), CancellationToken.None);
+        await using var session = await target.OpenSessionAsync(1, CancellationToken.None);
+        var phase = new PhaseContext("load", 1, TestData.TempFolder(), [session.Info]);
+        var collector = new BackendCpuCollector();
+        await collector.StartAsync(phase, CancellationToken.None);
+        var until = DateTime.UtcNow.AddSeconds(1.5);
+        while (DateTime.UtcNow < until)
+        {
+            await session.ExecuteAsync(CancellationToken.None);
+        }
+
+        var outcome = await collector.StopAsync(phase, CancellationToken.None);
+        Assert.Equal(CollectorStatus.Ok, outcome.Status);
+        var cpu = phase.SessionCpu[1];
+        Assert.InRange(cpu.CpuMs, 500, 1700);
+        Assert.NotNull(cpu.RunQueueMs);
+        Assert.Contains(phase.Series.Snapshot(), p => p.Series == "server.cpu.user_pct" && p.Value > 5);
+    }
+
+    [Fact]
+    public async Task Os_counters_are_written_every_second()
+    {
+        var phase = new PhaseContext("load", 1, TestData.TempFolder(), []);
+        var collector = new OsCountersCollector();
+        await collector.StartAsync(phase, CancellationToken.None);
+        await Task.Delay(2300);
+        Assert.Equal(CollectorStatus.Ok, (await collector.StopAsync(phase, CancellationToken.None)).Status);
+        var points = phase.Series.Snapshot();
+        Assert.Equal(2, points.Count(p => p.Series == "os.cpu.user_pct"));
+        var cpu = points.Where(p => p.Series.StartsWith("os.cpu.", StringComparison.Ordinal)).GroupBy(p => p.Utc).First().Sum(p => p.Value);
+        Assert.InRange(cpu, 99, 101);
+        Assert.Contains(points, p => p.Series == "os.mem.available_mb" && p.Value > 100);
+        Assert.Contains(points, p => p.Series == "os.context_switches_per_sec" && p.Value > 0);
+    }
+
+    [Fact]
+    public async Task Perf_records_stacks_of_the_busy_backend_with_libcrypto_in_them()
+    {
+        if (PerfAvailability.Problem() is { } problem)
+        {
+            Assert.Fail("perf must work on this machine: " + problem);
+        }
+
+        var cs = fixture.Server.ConnectionString;
+        await using var target = new PostgresWorkloadTarget(cs, PostgresWorkloadCatalog.Get("hashbytes", 0.02));
+        await target.PrepareAsync(new Progress<string>(), CancellationToken.None);
+        await using var session = await target.OpenSessionAsync(1, CancellationToken.None);
+        var root = TestData.TempFolder();
+        var phase = new PhaseContext("load", 1, root, [session.Info]);
+        var collector = new PerfRecordCollector(new PerfRecordOptions { RunId = "t" + Guid.NewGuid().ToString("N")[..8], SampleHz = 499 });
+        await collector.StartAsync(phase, CancellationToken.None);
+        var until = DateTime.UtcNow.AddSeconds(1.5);
+        while (DateTime.UtcNow < until)
+        {
+            await session.ExecuteAsync(CancellationToken.None);
+        }
+
+        var outcome = await collector.StopAsync(phase, CancellationToken.None);
+        Assert.True(outcome.Status == CollectorStatus.Ok, outcome.Error);
+        using (var gz = new GZipStream(File.OpenRead(Path.Combine(root, BundlePaths.PerfScript("load"))), CompressionMode.Decompress))
+        using (var reader = new StreamReader(gz))
+        {
+            Assert.Contains("libcrypto", await reader.ReadToEndAsync());
+        }
+
+        var folded = await File.ReadAllLinesAsync(Path.Combine(root, BundlePaths.Stacks("load")));
+        Assert.Contains(folded, l => l.StartsWith("postgres;", StringComparison.Ordinal) && l.Contains("libcrypto", StringComparison.Ordinal));
+        Assert.DoesNotContain(Directory.EnumerateFiles(Path.GetTempPath(), PerfPidFile.Prefix + "*-load.json"), f => File.ReadAllText(f).Contains($"\"probePid\": {Environment.ProcessId}", StringComparison.Ordinal));
+    }
+
+    private static async Task Exec(string cs, string sql)
+    {
+        await using var c = new NpgsqlConnection(cs);
+        await c.OpenAsync();
+        await new NpgsqlCommand(sql, c).ExecuteNonQueryAsync();
+    }
+}

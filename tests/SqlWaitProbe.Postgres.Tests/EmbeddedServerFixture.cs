@@ -1,0 +1,25 @@
+using SqlWaitProbe.Postgres.Embedded;
+
+namespace SqlWaitProbe.Postgres.Tests;
+
+/// <summary>One real embedded PostgreSQL shared by the tests of a collection.</summary>
+public sealed class EmbeddedServerFixture : IAsyncLifetime
+{
+    /// <summary>The running server.</summary>
+    public EmbeddedPostgres Server { get; private set; } = null!;
+
+    /// <inheritdoc />
+    public async Task InitializeAsync() =>
+        Server = await EmbeddedPostgres.StartAsync("t" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions { MaxSessions = 16 }, new Progress<string>(), CancellationToken.None);
+
+    /// <inheritdoc />
+    public async Task DisposeAsync() => await Server.DisposeAsync();
+}
+
+/// <summary>Tests sharing one embedded server.</summary>
+[CollectionDefinition(Name)]
+public sealed class EmbeddedServerCollection : ICollectionFixture<EmbeddedServerFixture>
+{
+    /// <summary>Collection name.</summary>
+    public const string Name = "embedded server";
+}

@@ -1,0 +1,61 @@
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Workload.Capture;
+using SqlWaitProbe.Workload.Options;
+
+namespace SqlWaitProbe.Workload.Tests.Options;
+
+public sealed class OptionParserTests
+{
+    [Theory]
+    [InlineData("15s", 15)]
+    [InlineData("2m", 120)]
+    [InlineData("1h", 3600)]
+    [InlineData("500ms", 0.5)]
+    [InlineData("30", 30)]
+    [InlineData("1.5s", 1.5)]
+    public void Durations_parse(string text, double seconds) => Assert.Equal(seconds, DurationParser.Parse(text).TotalSeconds, 6);
+
+    [Theory]
+    [InlineData("0s")]
+    [InlineData("-1s")]
+    [InlineData("abc")]
+    [InlineData("10x")]
+    [InlineData("")]
+    public void Bad_durations_are_bad_input(string text) => Assert.Throws<BadInputException>(() => DurationParser.Parse(text));
+
+    [Fact]
+    public void Threads_parse_as_one_count_or_a_sweep()
+    {
+        Assert.Equal([8], ThreadsParser.Parse("8"));
+        Assert.Equal([1, 2, 4, 8], ThreadsParser.Parse("1, 2,4,8"));
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("-2")]
+    [InlineData("2,x")]
+    [InlineData("4,4")]
+    [InlineData("99999")]
+    public void Bad_threads_are_bad_input(string text) => Assert.Throws<BadInputException>(() => ThreadsParser.Parse(text));
+
+    [Fact]
+    public void Plan_puts_the_baseline_first_and_names_sweep_levels_by_count()
+    {
+        var single = CapturePlan.Build([2], baseline: true, TimeSpan.FromSeconds(10), null);
+        Assert.Equal(["baseline:1", "load:2"], single.Phases.Select(p => $"{p.Name}:{p.Threads}"));
+        var sweep = CapturePlan.Build([1, 2, 4], baseline: true, null, null);
+        Assert.Equal(["baseline", "1", "2", "4"], sweep.Phases.Select(p => p.Name));
+        Assert.Equal(TimeSpan.FromSeconds(30), sweep.Duration);
+        var noBaseline = CapturePlan.Build([8], baseline: false, null, 5);
+        Assert.Equal(["load"], noBaseline.Phases.Select(p => p.Name));
+        Assert.Null(noBaseline.Duration);
+    }
+
+    [Theory]
+    [InlineData(4, 1.0)]
+    [InlineData(10, 1.5)]
+    [InlineData(120, 5.0)]
+    [InlineData(2, 0.6)]
+    public void Uninstrumented_slice_is_bounded(double phaseSeconds, double sliceSeconds) =>
+        Assert.Equal(sliceSeconds, CapturePlan.UninstrumentedSlice(TimeSpan.FromSeconds(phaseSeconds)).TotalSeconds, 6);
+}
