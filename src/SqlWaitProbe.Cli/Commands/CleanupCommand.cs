@@ -2,7 +2,10 @@ using System.CommandLine;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Cleanup;
 using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Xe;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -18,14 +21,41 @@ public static class CleanupCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var command = new Command("cleanup", "Find and remove leftovers of killed captures: embedded PostgreSQL servers and folders, perf record children.");
+        var command = new Command("cleanup", "Find and remove leftovers of killed captures: embedded PostgreSQL servers and folders, perf record children, "
+            + "ETW sessions (Windows) and, with --server, the probe's extended-event sessions on a SQL Server.");
         command.Options.Add(DryRun);
+        foreach (var option in new Option[] { CaptureOptions.Server, CaptureOptions.User, CaptureOptions.PasswordEnv, CaptureOptions.Encrypt, CaptureOptions.TrustServerCertificate })
+        {
+            command.Options.Add(option);
+        }
+
         command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
         {
             var dry = parse.GetValue(DryRun);
             var total = 0;
             var failed = 0;
-            foreach (var cleaner in Cleaners())
+            var cleaners = new List<ILeftoverCleaner>(Cleaners());
+            await using var xe = await OpenXeCleanerAsync(parse, token);
+            if (xe is not null)
+            {
+                cleaners.Add(xe);
+            }
+
+            foreach (var session in await EtwSupport.FindLeftoversAsync(token))
+            {
+                total++;
+                Console.Out.WriteLine(dry ? $"would remove [etw-session] {session}" : $"[etw-session] found {session}");
+            }
+
+            if (!dry && total > 0)
+            {
+                foreach (var removed in await EtwSupport.CleanupAsync(token))
+                {
+                    Console.Out.WriteLine($"[etw-session] removed {removed}");
+                }
+            }
+
+            foreach (var cleaner in cleaners)
             {
                 foreach (var leftover in await cleaner.FindAsync(token))
                 {
@@ -52,5 +82,29 @@ public static class CleanupCommand
             return failed == 0 ? 0 : 1;
         }));
         return command;
+    }
+
+    private static async Task<XeLeftoverCleaner?> OpenXeCleanerAsync(ParseResult parse, CancellationToken cancellationToken)
+    {
+        if (parse.GetValue(CaptureOptions.Server) is not { } server)
+        {
+            return null;
+        }
+
+        SqlClientCulture.UseInvariant();
+        var passwordEnv = parse.GetValue(CaptureOptions.PasswordEnv);
+        var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
+            ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
+        return await XeLeftoverCleaner.OpenAsync(
+            new SqlServerConnectionSettings
+            {
+                Server = server,
+                User = parse.GetValue(CaptureOptions.User),
+                Password = password,
+                Encrypt = parse.GetValue(CaptureOptions.Encrypt),
+                TrustServerCertificate = parse.GetValue(CaptureOptions.TrustServerCertificate),
+                RunId = "cleanup",
+            },
+            cancellationToken);
     }
 }

@@ -34,6 +34,15 @@ public sealed record SqlServerCaptureRequest
     /// <summary>Sampling frequency.</summary>
     public int SampleHz { get; init; } = 997;
 
+    /// <summary>True when <c>--sample-hz</c> was given; otherwise ETW keeps its own 1 ms default.</summary>
+    public bool SampleHzGiven { get; init; }
+
+    /// <summary><c>--symbols</c>: the symbol path for ETW stacks (Windows).</summary>
+    public string? Symbols { get; init; }
+
+    /// <summary><c>--offline</c>: only cached symbols (Windows).</summary>
+    public bool Offline { get; init; }
+
     /// <summary>Perf data cap per phase, MB.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;
 
@@ -150,6 +159,9 @@ public sealed record SqlServerCaptureRequest
                 ?? Path.GetFullPath(Path.Combine("probe-runs", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + name)),
             Cpu = cpu,
             SampleHz = hz,
+            SampleHzGiven = parse.GetResult(CaptureOptions.SampleHz) is { Implicit: false },
+            Symbols = parse.GetValue(CaptureOptions.Symbols),
+            Offline = parse.GetValue(CaptureOptions.Offline),
             MaxPerfMegabytes = parse.GetValue(CaptureOptions.MaxPerfMegabytes),
             MaxDuration = DurationParser.Parse(parse.GetValue(CaptureOptions.MaxDuration) ?? "2h", "--max-duration"),
             NoAnalyze = parse.GetValue(CaptureOptions.NoAnalyze),

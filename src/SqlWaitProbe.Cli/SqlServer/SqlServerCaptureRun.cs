@@ -1,5 +1,6 @@
 using Serilog;
 using SqlWaitProbe.Cli.Capture;
+using SqlWaitProbe.Cli.Commands;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
@@ -8,6 +9,9 @@ using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.SqlServer.Capture;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.Selection;
+using SqlWaitProbe.Windows.Symbols;
 using SqlWaitProbe.Workload.Capture;
 
 namespace SqlWaitProbe.Cli.SqlServer;
@@ -24,7 +28,7 @@ public static class SqlServerCaptureRun
     {
         var factory = new SqlServerConnectionFactory(request.Connection);
         var writer = new BundleWriter(request.Output);
-        using var signals = new CaptureSignals(PerfRecordCollector.KillAll);
+        using var signals = CaptureSignals.Begin(PerfRecordCollector.KillAll);
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
         cancel.CancelAfter(request.MaxDuration);
         CaptureLog.Start(writer.PathFor(BundlePaths.Log), request.Verbose);
@@ -61,6 +65,7 @@ public static class SqlServerCaptureRun
         {
             var token = cancel.Token;
             await capture.PrepareAsync(progress, token);
+            signals.Renew();
             var server = capture.Server!;
             manifest.Update(m => m with { ServerVersion = $"{server.ProductVersion} ({server.VersionText})" });
             progress.Report($"SQL Server {server.ProductVersion} as {server.Login}");
@@ -163,9 +168,13 @@ public static class SqlServerCaptureRun
     private static IEnumerable<ICollector> OsCollectors(SqlServerCaptureRequest request, bool local)
     {
         var cpu = OsCollectorPlan.CpuCollector(request.Cpu);
-        if (!OperatingSystem.IsLinux())
+        if (OperatingSystem.IsWindows())
         {
-            yield return new NotRunCollector("cpu", CollectorStatus.Skipped, "ETW and PDH collectors are wired by the Windows build of the capture");
+            foreach (var collector in WindowsCollectors(request, cpu, local))
+            {
+                yield return collector;
+            }
+
             yield break;
         }
 
@@ -185,6 +194,34 @@ public static class SqlServerCaptureRun
         else
         {
             yield return new PerfRecordCollector(new PerfRecordOptions { RunId = request.Capture.RunId, SampleHz = request.SampleHz, MaxMegabytes = request.MaxPerfMegabytes });
+        }
+    }
+
+    private static IEnumerable<ICollector> WindowsCollectors(SqlServerCaptureRequest request, string cpu, bool local)
+    {
+        if (local && EtwSupport.CreateCounterCollector("sqlservr") is { } pdh)
+        {
+            yield return pdh;
+        }
+
+        if (cpu != "etw")
+        {
+            yield return new NotRunCollector("etw", CollectorStatus.Skipped, $"--cpu {cpu}");
+        }
+        else if (!local)
+        {
+            yield return new NotRunCollector("etw", CollectorStatus.Skipped, "the server is on another machine: its sqlservr process is not sampled here");
+        }
+        else
+        {
+            yield return EtwSupport.CreateCpuCollector(
+                new EtwCaptureSettings
+                {
+                    RunId = request.Capture.RunId,
+                    IntervalMSec = request.SampleHzGiven ? Math.Clamp(1000.0 / request.SampleHz, 0.125, 1000) : CpuCollectorSelector.DefaultEtwIntervalMSec,
+                    Symbols = SymbolOptions.Resolve(request.Symbols, request.Offline, Environment.GetEnvironmentVariable),
+                },
+                progress: null);
         }
     }
 
