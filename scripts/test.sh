@@ -12,7 +12,7 @@ results=$(mktemp -d)
 echo "== test"
 status=0
 dotnet test SqlWaitProbe.sln -c Release --no-build --nologo \
-  --logger "trx" --logger "console;verbosity=normal" --results-directory "$results" "$@" || status=$?
+  --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" "$@" || status=$?
 passed=0; failed=0; skipped=0
 for trx in "$results"/*.trx; do
   [ -f "$trx" ] || continue

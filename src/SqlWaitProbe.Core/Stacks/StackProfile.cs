@@ -8,11 +8,23 @@ public sealed class StackProfile
 {
     private readonly Dictionary<(string Process, int Stack), long> _weights = new();
 
+    /// <summary>An empty profile with its own frame and stack tables.</summary>
+    public StackProfile()
+        : this(new FrameTable(), new StackTable())
+    {
+    }
+
+    private StackProfile(FrameTable frames, StackTable stacks)
+    {
+        Frames = frames;
+        Stacks = stacks;
+    }
+
     /// <summary>The interned frames.</summary>
-    public FrameTable Frames { get; } = new();
+    public FrameTable Frames { get; }
 
     /// <summary>The interned stacks.</summary>
-    public StackTable Stacks { get; } = new();
+    public StackTable Stacks { get; }
 
     /// <summary>Sum of all weights.</summary>
     public long TotalWeight { get; private set; }
@@ -51,6 +63,24 @@ public sealed class StackProfile
 
     /// <summary>Distinct process names.</summary>
     public IReadOnlyCollection<string> Processes => _weights.Keys.Select(k => k.Process).Distinct(StringComparer.Ordinal).ToArray();
+
+    /// <summary>
+    /// The samples of one process only, sharing this profile's frame and stack tables; the whole profile
+    /// when the process has no samples.
+    /// </summary>
+    public StackProfile OnlyProcess(string process)
+    {
+        var only = new StackProfile(Frames, Stacks);
+        foreach (var ((proc, stack), weight) in _weights)
+        {
+            if (string.Equals(proc, process, StringComparison.Ordinal))
+            {
+                only.Add(proc, stack, weight);
+            }
+        }
+
+        return only.TotalWeight > 0 ? only : this;
+    }
 
     /// <summary>Root-first frames of a stack.</summary>
     public IEnumerable<Frame> FramesOf(int stackId) => Stacks.FramesRootFirst(stackId).Select(id => Frames[id]);

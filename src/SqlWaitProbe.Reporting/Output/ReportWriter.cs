@@ -35,13 +35,22 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
             return;
         }
 
+        // The report shows the database server's CPU; the whole machine's samples (perf -a also sees the
+        // probe, other tenants, builds) go to a separate file so the embedded graphs stay small and on topic.
+        var server = analysis.Manifest.ServerProcess;
         foreach (var phase in analysis.Phases.Where(p => p.Stacks is not null))
         {
             cancellationToken.ThrowIfCancellationRequested();
             progress.Report($"rendering the flame graph of {phase.Name}");
-            var svg = renderer.Render(phase.Stacks!, $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions");
+            var title = $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions";
+            var serverStacks = server.Length == 0 ? phase.Stacks! : phase.Stacks!.OnlyProcess(server);
+            var svg = renderer.Render(serverStacks, ReferenceEquals(serverStacks, phase.Stacks) ? title : $"{title} — {server}");
             FlameGraphs[phase.Name] = svg;
             Write($"flamegraph-{phase.Name}.svg", svg);
+            if (!ReferenceEquals(serverStacks, phase.Stacks))
+            {
+                Write($"flamegraph-{phase.Name}-all-processes.svg", renderer.Render(phase.Stacks!, $"{title} — all processes"));
+            }
         }
 
         var baseline = analysis.Phases.FirstOrDefault(p => p.Name == "baseline");
@@ -49,8 +58,10 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
         if (baseline?.Stacks is not null && load?.Stacks is not null && !ReferenceEquals(baseline, load))
         {
             progress.Report("rendering the differential flame graph");
-            var svg = renderer.RenderDiff(baseline.Stacks, Math.Max(1, baseline.Executions.Count), load.Stacks, Math.Max(1, load.Executions.Count),
-                $"baseline → {load.Name}, per execution (red grew, blue shrank)");
+            var before = server.Length == 0 ? baseline.Stacks : baseline.Stacks.OnlyProcess(server);
+            var after = server.Length == 0 ? load.Stacks : load.Stacks.OnlyProcess(server);
+            var svg = renderer.RenderDiff(before, Math.Max(1, baseline.Executions.Count), after, Math.Max(1, load.Executions.Count),
+                $"baseline → {load.Name}, {(server.Length == 0 ? "all processes" : server)} CPU per execution (red grew, blue shrank)");
             FlameGraphs["diff"] = svg;
             Write($"flamegraph-diff-baseline-vs-{load.Name}.svg", svg);
         }
