@@ -10,6 +10,8 @@ pg_major() {
   echo "${newest:-15}"
 }
 
+quiet=0
+[ "${1:-}" = "--quiet" ] && quiet=1
 missing=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
@@ -19,7 +21,7 @@ for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" 
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "ensure-deps: everything is installed."
+  [ "$quiet" = 1 ] || echo "ensure-deps: everything is installed."
   exit 0
 fi
 
