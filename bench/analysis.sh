@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Analysis memory and time on large bundles: 1x = one phase with 1,000,000 stack samples (as distinct-weighted
-# folded lines over a realistic frame vocabulary) and 10,000,000 XE page events; then 2x and 4x. Shows that peak
-# memory stays flat (interned stacks, streamed events) and time grows linearly. Inputs go to a scratch folder.
+# Analysis memory and time on large bundles: 1x = one phase with 1,000,000 stack samples (folded as in a real
+# bundle: 25,000 distinct stacks of 8-27 frames over a SQL Server-like module vocabulary, weights summing to one
+# million) and 10,000,000 XE page events; then 2x and 4x (samples, distinct stacks and events all scale). Shows peak
+# memory and time against input size. Inputs go to a scratch folder. DISTINCT=1000000 gives the adversarial case of
+# one distinct stack per sample.
 # Usage: bench/analysis.sh [scales...]   (default: 1 2 4; SCRATCH=/path to choose where the bundles go)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,11 +27,13 @@ make_bundle() { # scale folder
 JSON
   awk 'BEGIN { print "session,start_ms,end_ms,rows,error"; for (i = 0; i < 8000; i++) printf "%d,%d,%d,1,\n", i % 8 + 1, i * 75, i * 75 + 600 }' > "$dir/phases/load/executions.csv"
   awk 'BEGIN { print "session,backend_pid,db_session_id,cpu_ms,run_queue_ms"; for (s = 1; s <= 8; s++) printf "%d,,%d,400000,\n", s, 50 + s }' > "$dir/phases/load/sessions.csv"
-  # Stack lines: 1M lines per scale unit, 8-27 frames from a vocabulary of modules and symbols, each line weight 1.
-  awk -v n="$lines" 'BEGIN { srand(11); split("sqldk sqlmin sqllang bcrypt bcryptprimitives ntoskrnl hal kernelbase", mod, " ");
+  # Distinct stacks with weights summing to the sample count, as the capture writes them.
+  local distinct=$(( ${DISTINCT:-25000} * scale ))
+  awk -v n="$distinct" -v total="$lines" 'BEGIN { srand(11); split("sqldk sqlmin sqllang bcrypt bcryptprimitives ntoskrnl hal kernelbase", mod, " ");
+      w = int(total / n); if (w < 1) w = 1;
       for (i = 0; i < n; i++) { d = 8 + int(rand() * 20); s = "sqlservr";
         for (j = 0; j < d; j++) { m = mod[1 + int(rand() * 8)]; s = s ";" m "!Fn" int(rand() * 400) (m == "ntoskrnl" || m == "hal" ? "_[k]" : "") }
-        print s, 1 } }' > "$dir/phases/load/cpu/stacks.folded"
+        print s, w } }' > "$dir/phases/load/cpu/stacks.folded"
   awk -v n="$events" 'BEGIN { print "utc,event,session_id,memory_clerk_name,pages"; srand(5);
       split("MEMORYCLERK_SOSNODE MEMORYCLERK_SQLQUERYEXEC MEMORYCLERK_SQLBUFFERPOOL OBJECTSTORE_LOCK_MANAGER", clerk, " ");
       for (i = 0; i < n; i++) { t = int(i * 600 / n); printf "2026-01-01T00:%02d:%02d.%03dZ,%s,%d,%s,1\n", int(t / 60), t % 60, i % 1000, (i % 2 ? "page_freed" : "page_allocated"), 51 + i % 8, clerk[1 + i % 4] } }' \
