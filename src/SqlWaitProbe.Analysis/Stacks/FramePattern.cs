@@ -1,9 +1,10 @@
+using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Analysis.Stacks;
 
 /// <summary>
-/// Matches frames by <c>module!symbol</c> glob (<c>*</c> any run of characters; without <c>!</c> the glob is tried on the
+/// Matches frames by <c>module!symbol</c> glob (<c>*</c> any run of characters, <c>?</c> any one character; without <c>!</c> the glob is tried on the
 /// symbol too) or, without <c>*</c> and <c>!</c>, by case-insensitive substring of <c>module!symbol</c>.
 /// </summary>
 public sealed class FramePattern
@@ -32,41 +33,6 @@ public sealed class FramePattern
             return qualified.Contains(_pattern, StringComparison.OrdinalIgnoreCase);
         }
 
-        return Glob(qualified, _pattern) || (!_pattern.Contains('!') && Glob(frame.Symbol, _pattern));
-    }
-
-    private static bool Glob(ReadOnlySpan<char> text, ReadOnlySpan<char> pattern)
-    {
-        // Iterative wildcard match with backtracking to the last '*'.
-        int t = 0, p = 0, star = -1, mark = 0;
-        while (t < text.Length)
-        {
-            if (p < pattern.Length && pattern[p] != '*' && char.ToUpperInvariant(pattern[p]) == char.ToUpperInvariant(text[t]))
-            {
-                t++;
-                p++;
-            }
-            else if (p < pattern.Length && pattern[p] == '*')
-            {
-                star = p++;
-                mark = t;
-            }
-            else if (star >= 0)
-            {
-                p = star + 1;
-                t = ++mark;
-            }
-            else
-            {
-                return false;
-            }
-        }
-
-        while (p < pattern.Length && pattern[p] == '*')
-        {
-            p++;
-        }
-
-        return p == pattern.Length;
+        return Wildcard.IsMatch(_pattern, qualified) || (!_pattern.Contains('!') && Wildcard.IsMatch(_pattern, frame.Symbol));
     }
 }
