@@ -32,7 +32,23 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-echo "ensure-deps: installing ${missing[*]}"
 apt-get update -q
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+# Install only what this distribution has (pg_wait_sampling is optional: waits then come from pg_stat_activity).
+available=()
+for pkg in "${missing[@]}"; do
+  if apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    available+=("$pkg")
+  else
+    echo "ensure-deps: $pkg is not available from the configured apt sources; continuing without it"
+  fi
+done
+if [ ${#available[@]} -gt 0 ]; then
+  echo "ensure-deps: installing ${available[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${available[@]}"
+fi
+# The server's major version is known only once it is installed.
+wait_sampling="postgresql-$(pg_major)-pg-wait-sampling"
+if ! have_pkg "$wait_sampling" && apt-cache policy "$wait_sampling" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$wait_sampling"
+fi
 echo "ensure-deps: done."
