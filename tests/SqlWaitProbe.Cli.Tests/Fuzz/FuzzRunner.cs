@@ -18,6 +18,7 @@ public static class FuzzRunner
         var count = iterations ?? Iterations;
         var mutator = new Mutator(name.GetHashCode(StringComparison.Ordinal) ^ 0x5eed);
         var rejected = 0;
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         for (var i = 0; i < count; i++)
         {
             var input = mutator.Mutate(seeds[i % seeds.Count]);
@@ -39,6 +40,21 @@ public static class FuzzRunner
             }
         }
 
+        Summarize(name, count, rejected, clock.Elapsed);
         return rejected;
+    }
+
+    // The full run (scripts/fuzz.sh) sets PROBE_FUZZ_REPORT to collect one line per parser.
+    private static void Summarize(string name, int count, int rejected, TimeSpan elapsed)
+    {
+        var report = Environment.GetEnvironmentVariable("PROBE_FUZZ_REPORT");
+        if (!string.IsNullOrEmpty(report))
+        {
+            lock (typeof(FuzzRunner))
+            {
+                File.AppendAllText(report, string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"{name}\tinputs {count}\trejected {rejected}\tseconds {elapsed.TotalSeconds:0.0}\n"));
+            }
+        }
     }
 }
