@@ -64,6 +64,34 @@ public sealed class CaptureInterruptTests
     }
 
     [Fact]
+    public async Task A_killed_capture_leaves_only_what_probe_cleanup_removes()
+    {
+        var dir = Path.Combine(TestData.TempFolder(), "bundle");
+        using var probe = ProbeProcess.Start("capture", "--workload", "hashbytes", "--threads", "2", "--duration", "60s", "--scale", "0.05", "-o", dir);
+        await WaitForMoment(dir, "baseline");
+        var runId = CaptureBundle.ReadManifest(Path.Combine(dir, "manifest.json")).RunId;
+        Assert.NotEmpty(CaptureEndToEndTests.ProcessesMentioning(runId));
+
+        // SIGKILL: no handler runs, so the embedded server and perf record outlive the probe.
+        Assert.Equal(0, Kill(probe.Id, 9));
+        await probe.WaitAsync(TimeSpan.FromSeconds(10));
+        Assert.NotEmpty(CaptureEndToEndTests.ProcessesMentioning(runId));
+
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(60), "cleanup");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains(runId, stdout);
+        var waited = Stopwatch.StartNew();
+        while (CaptureEndToEndTests.ProcessesMentioning(runId).Count > 0 && waited.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            await Task.Delay(100);
+        }
+
+        Assert.Empty(CaptureEndToEndTests.ProcessesMentioning(runId));
+        Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + runId)));
+        Assert.Empty(Directory.GetFiles(Path.GetTempPath(), "probe-perf-" + runId + "*"));
+    }
+
+    [Fact]
     public async Task Ctrl_c_during_analysis_of_a_large_bundle_exits_130_within_10_seconds_without_a_report()
     {
         var root = LargeBundle();
