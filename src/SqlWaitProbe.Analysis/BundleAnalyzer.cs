@@ -1,3 +1,4 @@
+using System.Globalization;
 using SqlWaitProbe.Analysis.Correlation;
 using SqlWaitProbe.Analysis.Findings;
 using SqlWaitProbe.Analysis.Input;
@@ -93,6 +94,19 @@ public static class BundleAnalyzer
             if (p.Sampling?.Coverage is { } c)
             {
                 notes.Add($"phase {p.Name}: sampling coverage {FindingRules.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
+            }
+        }
+
+        // Extended events of the debug channel (page_allocated, page_freed) fire on hot paths: the report states
+        // their measured cost, since a ticket's figures are read with it in mind.
+        var xe = manifest.Collectors.Select(c => c.Name).Where(n => n.StartsWith("xe-", StringComparison.Ordinal)).Distinct(StringComparer.Ordinal).ToArray();
+        if (xe.Length > 0)
+        {
+            foreach (var p in phases)
+            {
+                notes.Add(p.Overhead is { } o
+                    ? $"phase {p.Name}: cost of the collectors including the XE sessions ({string.Join(", ", xe)}, debug-channel events): {FindingRules.Pct(o.SlowdownFraction)} slowdown, {o.InstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} executions/s instrumented vs {o.UninstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} without [overhead.json]"
+                    : $"phase {p.Name}: the cost of the XE sessions ({string.Join(", ", xe)}, debug-channel events) was not measured (no overhead.json); compare with a capture without --xe");
             }
         }
 

@@ -32,6 +32,7 @@ public static class PostgresCapture
             throw new EnvironmentProblemException(perfProblem);
         }
 
+        DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
         var runId = Guid.NewGuid().ToString("N")[..10];
         var writer = new BundleWriter(request.Output);
         EmbeddedPostgres? server = null;
@@ -43,7 +44,7 @@ public static class PostgresCapture
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
         cancel.CancelAfter(request.MaxDuration);
         string? stopReason = null;
-        using var diskWatch = WatchDisk(writer.Root, request.MinFreeDiskMegabytes, () =>
+        using var diskWatch = DiskSpace.Watch(writer.Root, request.MinFreeDiskMegabytes, () =>
         {
             stopReason ??= "disk";
             cancel.Cancel();
@@ -204,18 +205,4 @@ public static class PostgresCapture
         File.WriteAllText(path + ".tmp", text);
         File.Move(path + ".tmp", path, overwrite: true);
     }
-
-    private static Timer WatchDisk(string root, long minFreeMb, Action stop) => new(_ =>
-    {
-        try
-        {
-            if (new DriveInfo(root).AvailableFreeSpace < minFreeMb * 1024 * 1024)
-            {
-                stop();
-            }
-        }
-        catch (IOException)
-        {
-        }
-    }, null, TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(2));
 }

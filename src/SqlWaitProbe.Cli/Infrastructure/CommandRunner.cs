@@ -14,7 +14,9 @@ public static class CommandRunner
     /// <summary>Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.</summary>
     public static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null)
     {
+        var newFolder = logFolder is not null && !Directory.Exists(logFolder);
         ConfigureLogging(parse.GetValue(GlobalOptions.Verbose), logFolder);
+        var rejected = false;
         try
         {
             return await body(cancellationToken);
@@ -23,6 +25,7 @@ public static class CommandRunner
         {
             await Console.Error.WriteLineAsync("probe: " + e.OneLine);
             Log.Debug(e, "bad input");
+            rejected = true;
             return (int)ExitCode.BadInput;
         }
         catch (EnvironmentProblemException e)
@@ -45,6 +48,25 @@ public static class CommandRunner
         finally
         {
             await Log.CloseAndFlushAsync();
+            if (rejected && newFolder)
+            {
+                RemoveLogOnlyFolder(logFolder!);
+            }
+        }
+    }
+
+    // Rejected input produces no output: a folder this run created only for its log goes again.
+    private static void RemoveLogOnlyFolder(string folder)
+    {
+        try
+        {
+            if (Directory.Exists(folder) && Directory.EnumerateFileSystemEntries(folder).All(f => Path.GetFileName(f) == "probe.log"))
+            {
+                Directory.Delete(folder, recursive: true);
+            }
+        }
+        catch (IOException)
+        {
         }
     }
 

@@ -49,6 +49,9 @@ public sealed record SqlServerCaptureRequest
     /// <summary>Hard cap on the capture.</summary>
     public TimeSpan MaxDuration { get; init; } = TimeSpan.FromHours(2);
 
+    /// <summary>--min-free-disk-mb.</summary>
+    public long MinFreeDiskMegabytes { get; init; } = 512;
+
     /// <summary>Skip analysis.</summary>
     public bool NoAnalyze { get; init; }
 
@@ -164,6 +167,7 @@ public sealed record SqlServerCaptureRequest
             Offline = parse.GetValue(CaptureOptions.Offline),
             MaxPerfMegabytes = parse.GetValue(CaptureOptions.MaxPerfMegabytes),
             MaxDuration = DurationParser.Parse(parse.GetValue(CaptureOptions.MaxDuration) ?? "2h", "--max-duration"),
+            MinFreeDiskMegabytes = parse.GetValue(CaptureOptions.MinFreeDiskMegabytes),
             NoAnalyze = parse.GetValue(CaptureOptions.NoAnalyze),
             Verbose = parse.GetValue(Infrastructure.GlobalOptions.Verbose),
             Yes = parse.GetValue(CaptureOptions.Yes),

@@ -27,10 +27,17 @@ public static class SqlServerCaptureRun
     public static async Task<CaptureOutcome> RunAsync(SqlServerCaptureRequest request, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var factory = new SqlServerConnectionFactory(request.Connection);
+        DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
         var writer = new BundleWriter(request.Output);
         using var signals = CaptureSignals.Begin(PerfRecordCollector.KillAll);
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
         cancel.CancelAfter(request.MaxDuration);
+        string? stopReason = null;
+        using var diskWatch = DiskSpace.Watch(writer.Root, request.MinFreeDiskMegabytes, () =>
+        {
+            stopReason ??= "disk";
+            cancel.Cancel();
+        });
         CaptureLog.Start(writer.PathFor(BundlePaths.Log), request.Verbose);
         var settings = request.Capture;
         Log.Information("capture {RunId} on {Server} ({Workload}) into {Bundle}", settings.RunId, factory.DataSource, settings.Workload?.Name ?? "attach", writer.Root);
@@ -86,7 +93,7 @@ public static class SqlServerCaptureRun
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {
             status = BundleStatus.Interrupted;
-            reason = signals.Reason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration");
+            reason = signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration");
         }
         catch (Exception e)
         {

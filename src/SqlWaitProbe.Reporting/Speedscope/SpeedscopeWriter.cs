@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Text.Json;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Reporting.Speedscope;
@@ -53,8 +54,17 @@ public static class SpeedscopeWriter
         JsonSerializer.Serialize(output, Convert(profile, name), Json);
 
     /// <summary>Reads a speedscope file (sampled or evented profiles).</summary>
-    public static SpeedscopeFile Read(Stream input) =>
-        JsonSerializer.Deserialize<SpeedscopeFile>(input, Json) ?? throw new JsonException("the file holds no JSON object");
+    public static SpeedscopeFile Read(Stream input)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize<SpeedscopeFile>(input, Json) ?? throw new BadInputException("the file holds no JSON object; a speedscope file is one");
+        }
+        catch (JsonException e)
+        {
+            throw new BadInputException("not a speedscope file: " + e.Message.Split('\n')[0], null, null, e);
+        }
+    }
 
     private static string DisplayName(Frame frame) => frame.Kind switch
     {

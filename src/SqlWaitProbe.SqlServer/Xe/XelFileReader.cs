@@ -47,16 +47,27 @@ public static class XelFileReader
             var payload = new byte[payloadSize];
             stream.Position = position + headerSize;
             stream.ReadExactly(payload);
-            if (isMetadata)
+            List<XelEvent> events = [];
+            try
             {
-                metadata.Add(payload);
-            }
-            else
-            {
-                foreach (var e in ReadEvents(payload, metadata, path))
+                if (isMetadata)
                 {
-                    yield return e;
+                    metadata.Add(payload);
                 }
+                else
+                {
+                    events = ReadEvents(payload, metadata, path);
+                }
+            }
+            catch (Exception e) when (e is ArgumentException or OverflowException or IndexOutOfRangeException or FormatException or InvalidOperationException)
+            {
+                // Sizes and offsets inside a damaged block point outside it.
+                throw new BadInputException($"XEL block at byte {position.ToString(CultureInfo.InvariantCulture)} is damaged ({e.Message})", path);
+            }
+
+            foreach (var e in events)
+            {
+                yield return e;
             }
 
             position += blockSize;

@@ -31,7 +31,12 @@ public static partial class PdhCsvReader
         }
 
         // Windows' bias: UTC = local time + bias minutes.
-        var bias = TimeSpan.FromMinutes(int.Parse(format.Groups["bias"].Value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture));
+        if (!int.TryParse(format.Groups["bias"].Value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var biasMinutes) || Math.Abs(biasMinutes) > 24 * 60)
+        {
+            throw new BadInputException($"the time zone bias '{format.Groups["bias"].Value}' is not a number of minutes within a day", file, 1);
+        }
+
+        var bias = TimeSpan.FromMinutes(biasMinutes);
         string machine = string.Empty;
         var counters = new List<string>(header.Count - 1);
         foreach (var cell in header.Skip(1))
@@ -52,7 +57,8 @@ public static partial class PdhCsvReader
             }
 
             var cells = Csv.Split(line);
-            if (!DateTime.TryParseExact(cells[0].Trim(), TimestampFormats, CultureInfo.InvariantCulture, DateTimeStyles.None, out var local))
+            if (!DateTime.TryParseExact(cells[0].Trim(), TimestampFormats, CultureInfo.InvariantCulture, DateTimeStyles.None, out var local)
+                || local.Year is < 2 or > 9998)
             {
                 throw new BadInputException($"'{cells[0]}' is not a time in MM/dd/yyyy HH:mm:ss.fff form", file, lineNumber);
             }

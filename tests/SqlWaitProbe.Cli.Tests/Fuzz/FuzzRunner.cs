@@ -16,11 +16,16 @@ public static class FuzzRunner
     public static int Run(string name, IReadOnlyList<byte[]> seeds, Action<byte[]> parse, int? iterations = null)
     {
         var count = iterations ?? Iterations;
-        var mutator = new Mutator(name.GetHashCode(StringComparison.Ordinal) ^ 0x5eed);
+        var mutator = new Mutator(StableHash(name) ^ 0x5eed);
         var rejected = 0;
-        for (var i = 0; i < count; i++)
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+
+        // PROBE_FUZZ_REPLAY=<saved input> runs one saved failure first (files are named probe-fuzz-NAME-N.bin).
+        var replay = Environment.GetEnvironmentVariable("PROBE_FUZZ_REPLAY");
+        var replayInput = replay is not null && Path.GetFileName(replay).StartsWith($"probe-fuzz-{name}-", StringComparison.Ordinal) ? File.ReadAllBytes(replay) : null;
+        for (var i = replayInput is null ? 0 : -1; i < count; i++)
         {
-            var input = mutator.Mutate(seeds[i % seeds.Count]);
+            var input = i < 0 ? replayInput! : mutator.Mutate(seeds[i % seeds.Count]);
             try
             {
                 parse(input);
@@ -39,6 +44,33 @@ public static class FuzzRunner
             }
         }
 
+        Summarize(name, count, rejected, clock.Elapsed);
         return rejected;
+    }
+
+    // string.GetHashCode differs between processes; the mutations must not.
+    private static int StableHash(string text)
+    {
+        var hash = 2166136261u;
+        foreach (var c in text)
+        {
+            hash = (hash ^ c) * 16777619u;
+        }
+
+        return (int)hash;
+    }
+
+    // The full run (scripts/fuzz.sh) sets PROBE_FUZZ_REPORT to collect one line per parser.
+    private static void Summarize(string name, int count, int rejected, TimeSpan elapsed)
+    {
+        var report = Environment.GetEnvironmentVariable("PROBE_FUZZ_REPORT");
+        if (!string.IsNullOrEmpty(report))
+        {
+            lock (typeof(FuzzRunner))
+            {
+                File.AppendAllText(report, string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"{name}\tinputs {count}\trejected {rejected}\tseconds {elapsed.TotalSeconds:0.0}\n"));
+            }
+        }
     }
 }

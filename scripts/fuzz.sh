@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Full fuzz run of every parser: 100000 mutated inputs each (override with PROBE_FUZZ_ITERATIONS).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PROBE_FUZZ_ITERATIONS="${PROBE_FUZZ_ITERATIONS:-100000}"
+export PROBE_FUZZ_REPORT="${PROBE_FUZZ_REPORT:-$(mktemp -t probe-fuzz-report.XXXXXX)}"
+: > "$PROBE_FUZZ_REPORT"
+start=$(date +%s)
+status=0
+dotnet test tests/SqlWaitProbe.Cli.Tests -c Release --filter Category=Fuzz || status=$?
+echo "fuzz run: ${PROBE_FUZZ_ITERATIONS} iterations per parser, $(( $(date +%s) - start )) s, exit ${status}"
+sort "$PROBE_FUZZ_REPORT"
+exit "$status"
