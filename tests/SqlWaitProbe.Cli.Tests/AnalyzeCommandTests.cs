@@ -77,7 +77,7 @@ public sealed class AnalyzeCommandTests
     public static TheoryData<string, string> BadInputs => new()
     {
         { "broken-manifest", "manifest is not valid JSON" },
-        { "truncated-zip", "not a zip archive or the archive is truncated" },
+        { "truncated-zip", "not a zip archive, or the archive is corrupt or truncated" },
         { "garbage-stacks", "stacks.folded:2:" },
         { "bad-stacktags", "mine.stacktags:4: not valid stack tags XML" },
         { "bad-executions", "executions.csv:3: column 'end_ms' holds 'soon'" },
