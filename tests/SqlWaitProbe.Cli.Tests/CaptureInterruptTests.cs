@@ -23,7 +23,6 @@ public sealed class CaptureInterruptTests
     [InlineData(2, "ctrl-c", "load")]
     public async Task A_signal_ends_the_capture_within_10_seconds_and_leaves_nothing_running(int signal, string reason, string moment)
     {
-        AssertSignalNotIgnored(signal);
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         using var probe = ProbeProcess.Start("capture", "--workload", "hashbytes", "--threads", "2", "--duration", moment == "load" ? "4s" : "60s", "--scale", "0.05", "-o", dir);
         var manifestPath = Path.Combine(dir, "manifest.json");
@@ -96,7 +95,6 @@ public sealed class CaptureInterruptTests
     [Fact]
     public async Task Ctrl_c_during_analysis_of_a_large_bundle_exits_130_within_10_seconds_without_a_report()
     {
-        AssertSignalNotIgnored(2);
         var root = LargeBundle();
         var report = Path.Combine(Path.GetDirectoryName(root)!, "report");
         using var probe = ProbeProcess.Start("analyze", root, "-o", report);
@@ -109,17 +107,6 @@ public sealed class CaptureInterruptTests
         Assert.True(exit == 130, $"exit {exit}: {stderr}");
         Assert.DoesNotContain("   at ", stderr);
         Assert.False(File.Exists(Path.Combine(report, "report.html")), "an interrupted analysis leaves no report that looks complete");
-    }
-
-    /// <summary>
-    /// A process started in the background by a shell without job control inherits SIGINT as ignored, and so does
-    /// every probe it starts; the Ctrl+C cases cannot run then, and say so instead of timing out.
-    /// </summary>
-    private static void AssertSignalNotIgnored(int signal)
-    {
-        var line = File.ReadLines("/proc/self/status").First(l => l.StartsWith("SigIgn:", StringComparison.Ordinal));
-        var ignored = ulong.Parse(line["SigIgn:".Length..].Trim(), NumberStyles.HexNumber, CultureInfo.InvariantCulture);
-        Assert.True((ignored & (1UL << (signal - 1))) == 0, $"signal {signal} is ignored by this test run (started in the background without job control); run the tests in the foreground");
     }
 
     private static async Task WaitForMoment(string dir, string moment)

@@ -22,10 +22,14 @@ public sealed class ProbeProcess : IDisposable
     /// <summary>Path of probe.dll next to the test binaries.</summary>
     public static string Dll => Path.Combine(AppContext.BaseDirectory, "probe.dll");
 
-    /// <summary>Starts <c>dotnet probe.dll ARGS</c> with redirected output and CI-style (non-interactive) progress.</summary>
+    /// <summary>Starts <c>dotnet probe.dll ARGS</c> (with default SIGINT/SIGTERM handling) with redirected output and CI-style (non-interactive) progress.</summary>
     public static ProbeProcess Start(params string[] args)
     {
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        // A test run started in the background by a shell without job control inherits SIGINT as ignored, and a
+        // child inherits that too; env (which execs, keeping the pid) restores the default so Ctrl+C tests are real.
+        var info = new ProcessStartInfo("env") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        info.ArgumentList.Add("--default-signal=INT,TERM");
+        info.ArgumentList.Add("dotnet");
         info.ArgumentList.Add(Dll);
         foreach (var a in args)
         {

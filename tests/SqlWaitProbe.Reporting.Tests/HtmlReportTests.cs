@@ -37,7 +37,9 @@ public sealed class HtmlReportTests
         Assert.True(html.IndexOf("Findings", StringComparison.Ordinal) < html.IndexOf("Method", StringComparison.Ordinal));
         Assert.Contains("test double: baseline", html);
         Assert.DoesNotContain("srcdoc=\"&lt;?xml", html);
-        Assert.Equal(3, renderer.Calls);
+        // Per phase: the server process embedded, every process in a separate file; plus the differential graph.
+        Assert.Equal(5, renderer.Calls);
+        Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline-all-processes.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-baseline.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-load.svg")));
         Assert.True(File.Exists(Path.Combine(output, "flamegraph-diff-baseline-vs-load.svg")));
