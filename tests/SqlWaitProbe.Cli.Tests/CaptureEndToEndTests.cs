@@ -52,6 +52,7 @@ public sealed class CaptureEndToEndTests
         var top = ModuleShares.Compute(profile, "postgres").OrderByDescending(s => s.ExclusiveWeight).First();
         Assert.Equal("libcrypto.so.3", top.Module);
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
+        AssertFindingsAsAUserReadsThem(Path.Combine(dir, "report", "findings.json"));
         Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + m.RunId)));
         Assert.Empty(ProcessesMentioning(m.RunId));
     }
@@ -80,5 +81,29 @@ public sealed class CaptureEndToEndTests
         }
 
         return found;
+    }
+
+    /// <summary>What the issue's acceptance reads in findings.json: both phases, libcrypto on top under load, a closed ledger.</summary>
+    private static void AssertFindingsAsAUserReadsThem(string path)
+    {
+        using var json = System.Text.Json.JsonDocument.Parse(File.ReadAllText(path));
+        var phases = json.RootElement.GetProperty("phases").EnumerateArray().ToArray();
+        Assert.Equal(["baseline", "load"], phases.Select(p => p.GetProperty("name").GetString()));
+        foreach (var phase in phases)
+        {
+            var ledger = phase.GetProperty("ledger");
+            var session = ledger.GetProperty("sessionSeconds").GetDouble();
+            var parts = ledger.GetProperty("waits").EnumerateArray().Sum(w => w.GetProperty("seconds").GetDouble())
+                + ledger.GetProperty("cpuSeconds").GetDouble() + ledger.GetProperty("unaccountedSeconds").GetDouble();
+            Assert.True(session > 0);
+            Assert.True(Math.Abs(session - parts) <= 0.01 * session, $"ledger of {phase.GetProperty("name")} does not close: {session} vs {parts}");
+        }
+
+        var loadModules = phases[1].GetProperty("modules").EnumerateArray()
+            .Where(m => m.GetProperty("process").GetString() == "postgres")
+            .OrderByDescending(m => m.GetProperty("exclusiveShare").GetDouble());
+        Assert.Equal("libcrypto.so.3", loadModules.First().GetProperty("module").GetString());
+        Assert.NotEmpty(json.RootElement.GetProperty("findings").EnumerateArray());
+        Assert.NotEmpty(json.RootElement.GetProperty("growth").EnumerateArray());
     }
 }
