@@ -279,9 +279,13 @@ public sealed class CaptureRunner
             }
 
             var completed = run.Completed;
-
-            var state = run.Completion.IsCompleted ? "stopping collectors" : windowStart() == 0 ? "uninstrumented slice" : "collecting";
-            _progress.Report($"phase {plan.Name}: {plan.Threads} session(s), {Stopwatch.GetElapsedTime(release).TotalSeconds:0.0} s of {total}, {completed} executions ({state})");
+            var elapsed = Stopwatch.GetElapsedTime(release);
+            var overrun = _plan.Duration is { } limit && elapsed > limit;
+            var state = run.Completion.IsCompleted ? "stopping collectors"
+                : overrun ? "waiting for the last executions to finish"
+                : windowStart() == 0 ? "uninstrumented slice" : "collecting";
+            var shown = overrun ? _plan.Duration!.Value.TotalSeconds : elapsed.TotalSeconds;
+            _progress.Report($"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {completed} executions ({state})");
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
 }
