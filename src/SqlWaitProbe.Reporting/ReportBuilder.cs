@@ -9,7 +9,7 @@ public static class ReportBuilder
 {
     /// <summary>Builds the report of <paramref name="bundle"/> into <paramref name="outputFolder"/>; returns the findings' titles, most severe first.</summary>
     public static Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, IProgress<string> progress, CancellationToken cancellationToken) =>
-        BuildAsync(bundle, outputFolder, new ReportOptions { FlameGraphs = DefaultRenderer() }, progress, cancellationToken);
+        BuildAsync(bundle, outputFolder, new ReportOptions(), progress, cancellationToken);
 
     /// <summary>As <see cref="BuildAsync(CaptureBundle, string, IProgress{string}, CancellationToken)"/> with options.</summary>
     public static async Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
@@ -28,7 +28,4 @@ public static class ReportBuilder
             var files = writer.WriteAll();
             return new ReportResult(analysis, files);
         }, cancellationToken);
-
-    /// <summary>The flame graph renderer used when the caller gives none.</summary>
-    public static IFlameGraphRenderer DefaultRenderer() => new FlameGraphs.FlameGraphRenderer();
 }

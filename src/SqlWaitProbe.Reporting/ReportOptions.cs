@@ -5,8 +5,8 @@ namespace SqlWaitProbe.Reporting;
 /// <summary>Choices for <see cref="ReportBuilder"/>.</summary>
 public sealed record ReportOptions
 {
-    /// <summary>Renders flame graphs; null writes the report without them (and says so).</summary>
-    public IFlameGraphRenderer? FlameGraphs { get; init; }
+    /// <summary>Renders flame graphs (the interactive SVG renderer by default); null leaves them out, and the report says so.</summary>
+    public IFlameGraphRenderer? FlameGraphs { get; init; } = new FlameGraphs.FlameGraphRenderer();
 
     /// <summary>Stack tags added to the built-in set (e.g. imported from a .stacktags file).</summary>
     public StackTagSet? ExtraTags { get; init; }

@@ -20,7 +20,7 @@ public sealed class AnalyzeCommandTests
     {
         var root = Scenario().Write();
 
-        var (exit, stdout, stderr) = await AnalyzeConsole.RunAsync("analyze", root, "--focus", "sqldk!SOS_MemoryWorkSpace::*");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("analyze", root, "--focus", "sqldk!SOS_MemoryWorkSpace::*");
 
         Assert.True(exit == 0, stderr);
         Assert.Contains("[critical] Throughput at 2 sessions is 33% of ideal", stdout);
@@ -38,7 +38,7 @@ public sealed class AnalyzeCommandTests
         var zip = Path.Combine(Path.GetDirectoryName(root)!, "capture.zip");
         ZipFile.CreateFromDirectory(root, zip);
 
-        var (exit, stdout, stderr) = await AnalyzeConsole.RunAsync("analyze", zip, "--format", "json");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("analyze", zip, "--format", "json");
 
         Assert.True(exit == 0, stderr);
         Assert.StartsWith("{", stdout.TrimStart());
@@ -54,7 +54,7 @@ public sealed class AnalyzeCommandTests
         File.WriteAllText(tags, "<Tag Name=\"\"><Tag Name=\"Zeroing\" Priority=\"500\"><Entrypoint Module=\"ntoskrnl.exe\" Method=\"MiZero*\"/></Tag></Tag>");
         var export = Path.Combine(Path.GetDirectoryName(root)!, "tags");
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync("analyze", root, "--stacktags", tags, "--export-stacktags", export);
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("analyze", root, "--stacktags", tags, "--export-stacktags", export);
 
         Assert.True(exit == 0, stderr);
         Assert.Contains("| Zeroing | 60% |", File.ReadAllText(Path.Combine(root, "report", "report.md")));
@@ -68,7 +68,7 @@ public sealed class AnalyzeCommandTests
     {
         var root = Scenario().Status(BundleStatus.Interrupted, "ctrl-c").Write();
 
-        var (exit, stdout, stderr) = await AnalyzeConsole.RunAsync("analyze", root);
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("analyze", root);
 
         Assert.True(exit == 0, stderr);
         Assert.StartsWith("note: this capture is interrupted (ctrl-c)", stdout);
@@ -115,7 +115,7 @@ public sealed class AnalyzeCommandTests
                 break;
         }
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync([.. args]);
+        var (exit, _, stderr) = await InProcessProbe.RunAsync([.. args]);
 
         Assert.Equal(2, exit);
         Assert.True(stderr.Contains(expected, StringComparison.Ordinal), stderr);

@@ -14,7 +14,7 @@ public sealed class PackCommandTests
         var root = AnalyzeCommandTests.Scenario().Write();
         var zip = Path.Combine(Path.GetDirectoryName(root)!, "ticket.zip");
 
-        var (exit, stdout, stderr) = await AnalyzeConsole.RunAsync("pack", root, "-o", zip);
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("pack", root, "-o", zip);
 
         Assert.True(exit == 0, stderr);
         Assert.Contains("wrote", stdout);
@@ -30,7 +30,7 @@ public sealed class PackCommandTests
         var root = AnalyzeCommandTests.Scenario().Write();
         File.AppendAllText(Path.Combine(root, "phases", "load", "executions.csv"), "2,0,1,1,\n");
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync("pack", root, "-o", Path.Combine(Path.GetDirectoryName(root)!, "t.zip"));
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("pack", root, "-o", Path.Combine(Path.GetDirectoryName(root)!, "t.zip"));
 
         Assert.Equal(1, exit);
         Assert.Contains("phases/load/executions.csv: changed since capture", stderr);
@@ -48,7 +48,7 @@ public sealed class PackCommandTests
         File.WriteAllText(manifestPath, System.Text.Json.JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(root) }, Core.Text.ProbeJson.Options));
         var zip = Path.Combine(Path.GetDirectoryName(root)!, "ticket.zip");
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync("pack", root, "-o", zip, "--redact");
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("pack", root, "-o", zip, "--redact");
 
         Assert.True(exit == 0, stderr);
         using var archive = ZipFile.OpenRead(zip);

@@ -63,7 +63,7 @@ public sealed class ProductionSafetyTests
             .Collector("xe-pages", "ok")
             .Write();
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync("analyze", root);
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("analyze", root);
 
         Assert.True(exit == 0, stderr);
         var report = await File.ReadAllTextAsync(Path.Combine(root, "report", "report.md"));

@@ -35,7 +35,7 @@ public sealed class StacksBadInputTests
             "diff" => new[] { "stacks", command, TestData.Path("perf-script/inferno__go-stacks.txt"), input, "-o", output },
             _ => new[] { "stacks", command, input, "-o", output },
         };
-        var (exit, stdout, stderr) = await StacksCli.RunAsync(args);
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync(args);
         Assert.Equal(2, exit);
         var lines = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         var line = Assert.Single(lines);

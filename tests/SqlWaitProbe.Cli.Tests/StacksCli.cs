@@ -3,31 +3,9 @@ using System.Text;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-/// <summary>Runs <c>probe</c> in-process with stdout and stderr captured.</summary>
+/// <summary>Helpers for the stacks command tests.</summary>
 internal static class StacksCli
 {
-    private static readonly SemaphoreSlim Gate = new(1, 1);
-
-    public static async Task<(int Exit, string Out, string Err)> RunAsync(params string[] args)
-    {
-        await Gate.WaitAsync();
-        var (oldOut, oldErr) = (Console.Out, Console.Error);
-        var (stdout, stderr) = (new StringWriter(CultureInfo.InvariantCulture), new StringWriter(CultureInfo.InvariantCulture));
-        try
-        {
-            Console.SetOut(stdout);
-            Console.SetError(stderr);
-            var exit = await Program.Main(args);
-            return (exit, stdout.ToString(), stderr.ToString());
-        }
-        finally
-        {
-            Console.SetOut(oldOut);
-            Console.SetError(oldErr);
-            Gate.Release();
-        }
-    }
-
     /// <summary>Parses folded text into stack → weight.</summary>
     public static Dictionary<string, long> ParseFolded(string text)
     {

@@ -26,7 +26,7 @@ public sealed class StacksFoldCommandTests
         var stem = reference[..^".folded".Length];
         var input = new[] { ".txt", ".txt.gz" }.Select(e => TestData.Path("perf-script/" + stem + e)).First(File.Exists);
         var output = Path.Combine(TestData.TempFolder(), "out.folded");
-        var (exit, _, err) = await StacksCli.RunAsync("stacks", "fold", input, "-o", output);
+        var (exit, _, err) = await InProcessProbe.RunAsync("stacks", "fold", input, "-o", output);
         Assert.Equal(0, exit);
         Assert.Equal(string.Empty, err);
         var expected = StacksCli.ParseFolded(File.ReadAllText(TestData.Path("folded/expected-from-perf/inferno-default/" + reference)));
@@ -37,7 +37,7 @@ public sealed class StacksFoldCommandTests
     public async Task Fold_options_reach_the_output()
     {
         var input = TestData.Path("perf-script/flamegraph__perf-rust-Yamakaky-dcpu.txt");
-        var (exit, stdout, _) = await StacksCli.RunAsync("stacks", "fold", input, "--tid", "--all");
+        var (exit, stdout, _) = await InProcessProbe.RunAsync("stacks", "fold", input, "--tid", "--all");
         Assert.Equal(0, exit);
         var expected = StacksCli.ParseFolded(File.ReadAllText(TestData.Path("folded/expected-from-perf/inferno/perf-rust-Yamakaky-dcpu-collapsed-tid.txt")));
         Assert.All(StacksCli.ParseFolded(stdout).Keys, k => Assert.Matches("^emulator-\\?/[0-9]+;", k));
@@ -50,7 +50,7 @@ public sealed class StacksFoldCommandTests
     {
         var input = Path.Combine(TestData.TempFolder(), "in.folded");
         File.WriteAllText(input, "# comment\nmain;a;b 2\nmain;a 1\nmain;a;b 3\n");
-        var (exit, stdout, _) = await StacksCli.RunAsync("stacks", "fold", input);
+        var (exit, stdout, _) = await InProcessProbe.RunAsync("stacks", "fold", input);
         Assert.Equal(0, exit);
         Assert.Equal("main;a 1\nmain;a;b 5\n", stdout);
     }
@@ -58,7 +58,7 @@ public sealed class StacksFoldCommandTests
     [Fact]
     public async Task Utf16_folded_input_is_read()
     {
-        var (exit, stdout, _) = await StacksCli.RunAsync("stacks", "fold", TestData.Path("folded/inputs/speedscope__simple-utf16-le.txt"));
+        var (exit, stdout, _) = await InProcessProbe.RunAsync("stacks", "fold", TestData.Path("folded/inputs/speedscope__simple-utf16-le.txt"));
         Assert.Equal(0, exit);
         var expected = StacksCli.ParseFolded(File.ReadAllText(TestData.Path("folded/inputs/speedscope__simple.txt")));
         Assert.Equal(StacksCli.Describe(expected), StacksCli.Describe(StacksCli.ParseFolded(stdout)));

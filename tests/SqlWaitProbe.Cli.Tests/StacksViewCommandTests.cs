@@ -13,7 +13,7 @@ public sealed class StacksViewCommandTests
     [Fact]
     public async Task Modules_put_libcrypto_first_for_postgres()
     {
-        var (exit, stdout, _) = await StacksCli.RunAsync("stacks", "modules", RealCapture, "--process", "postgres", "--format", "csv");
+        var (exit, stdout, _) = await InProcessProbe.RunAsync("stacks", "modules", RealCapture, "--process", "postgres", "--format", "csv");
         Assert.Equal(0, exit);
         var rows = stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal("process,module,kernel,exclusiveWeight,inclusiveWeight,exclusiveShare,inclusiveShare", rows[0]);
@@ -28,12 +28,12 @@ public sealed class StacksViewCommandTests
     [Fact]
     public async Task Modules_json_and_table_agree()
     {
-        var (exit, json, _) = await StacksCli.RunAsync("stacks", "modules", RealCapture, "--format", "json");
+        var (exit, json, _) = await InProcessProbe.RunAsync("stacks", "modules", RealCapture, "--format", "json");
         Assert.Equal(0, exit);
         using var doc = JsonDocument.Parse(json);
         var postgres = doc.RootElement.EnumerateArray().First(e => e.GetProperty("process").GetString() == "postgres");
         Assert.Equal("libcrypto.so.3", postgres.GetProperty("module").GetString());
-        var (tableExit, table, _) = await StacksCli.RunAsync("stacks", "modules", RealCapture, "--process", "postgres");
+        var (tableExit, table, _) = await InProcessProbe.RunAsync("stacks", "modules", RealCapture, "--process", "postgres");
         Assert.Equal(0, tableExit);
         Assert.Contains("libcrypto.so.3", table);
         Assert.Contains("48.", table);
@@ -43,7 +43,7 @@ public sealed class StacksViewCommandTests
     public async Task Flamegraph_is_a_self_contained_interactive_svg()
     {
         var output = Path.Combine(TestData.TempFolder(), "pg.svg");
-        var (exit, _, err) = await StacksCli.RunAsync("stacks", "flamegraph", RealCapture, "-o", output, "--title", "digest baseline");
+        var (exit, _, err) = await InProcessProbe.RunAsync("stacks", "flamegraph", RealCapture, "-o", output, "--title", "digest baseline");
         Assert.Equal(0, exit);
         Assert.Equal(string.Empty, err);
         var svg = File.ReadAllText(output);
@@ -63,7 +63,7 @@ public sealed class StacksViewCommandTests
         var after = TestData.Path("folded/diff-folded/after.txt");
         foreach (var (extra, result) in new[] { (Array.Empty<string>(), "result-default.txt"), (new[] { "--normalize" }, "result-normalize.txt") })
         {
-            var (exit, stdout, _) = await StacksCli.RunAsync(["stacks", "diff", before, after, "--folded", .. extra]);
+            var (exit, stdout, _) = await InProcessProbe.RunAsync(["stacks", "diff", before, after, "--folded", .. extra]);
             Assert.Equal(0, exit);
             var expected = File.ReadAllLines(TestData.Path("folded/diff-folded/" + result)).Where(l => l.Length > 0).Order(StringComparer.Ordinal);
             Assert.Equal(expected, stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries).Order(StringComparer.Ordinal));
@@ -79,7 +79,7 @@ public sealed class StacksViewCommandTests
         File.WriteAllText(a, "app;main;work 100\napp;main;idle 100\n");
         File.WriteAllText(b, "app;main;work 400\napp;main;idle 100\n");
         var output = Path.Combine(folder, "diff.svg");
-        var (exit, _, _) = await StacksCli.RunAsync("stacks", "diff", a, b, "-o", output, "--a-executions", "10", "--b-executions", "10");
+        var (exit, _, _) = await InProcessProbe.RunAsync("stacks", "diff", a, b, "-o", output, "--a-executions", "10", "--b-executions", "10");
         Assert.Equal(0, exit);
         var doc = XDocument.Parse(File.ReadAllText(output));
         XNamespace ns = "http://www.w3.org/2000/svg";
@@ -95,7 +95,7 @@ public sealed class StacksViewCommandTests
     public async Task Diff_of_a_profile_with_itself_is_white_and_compares_shares_without_counts()
     {
         var output = Path.Combine(TestData.TempFolder(), "same.svg");
-        var (exit, _, _) = await StacksCli.RunAsync("stacks", "diff", RealCapture, RealCapture, "-o", output);
+        var (exit, _, _) = await InProcessProbe.RunAsync("stacks", "diff", RealCapture, RealCapture, "-o", output);
         Assert.Equal(0, exit);
         var doc = XDocument.Parse(File.ReadAllText(output));
         XNamespace ns = "http://www.w3.org/2000/svg";
@@ -109,14 +109,14 @@ public sealed class StacksViewCommandTests
     public async Task Speedscope_round_trips_to_the_folded_totals()
     {
         var output = Path.Combine(TestData.TempFolder(), "pg.speedscope.json");
-        var (exit, _, _) = await StacksCli.RunAsync("stacks", "speedscope", RealCapture, "-o", output);
+        var (exit, _, _) = await InProcessProbe.RunAsync("stacks", "speedscope", RealCapture, "-o", output);
         Assert.Equal(0, exit);
         using var doc = JsonDocument.Parse(File.ReadAllText(output));
         var root = doc.RootElement;
         Assert.Equal("https://www.speedscope.app/file-format-schema.json", root.GetProperty("$schema").GetString());
         Assert.StartsWith("probe@", root.GetProperty("exporter").GetString());
         var frameCount = root.GetProperty("shared").GetProperty("frames").GetArrayLength();
-        var (_, folded, _) = await StacksCli.RunAsync("stacks", "fold", RealCapture);
+        var (_, folded, _) = await InProcessProbe.RunAsync("stacks", "fold", RealCapture);
         var totals = StacksCli.ParseFolded(folded).GroupBy(e => e.Key.Split(';')[0]).ToDictionary(g => g.Key, g => g.Sum(e => e.Value));
         foreach (var profile in root.GetProperty("profiles").EnumerateArray())
         {
@@ -133,12 +133,12 @@ public sealed class StacksViewCommandTests
     [Fact]
     public async Task Focus_lists_callers_and_callees()
     {
-        var (exit, stdout, _) = await StacksCli.RunAsync("stacks", "focus", RealCapture, "--focus", "pgcrypto.so!pg_digest");
+        var (exit, stdout, _) = await InProcessProbe.RunAsync("stacks", "focus", RealCapture, "--focus", "pgcrypto.so!pg_digest");
         Assert.Equal(0, exit);
         Assert.Contains("Callers", stdout);
         Assert.Contains("Callees", stdout);
         Assert.Contains("libcrypto.so.3", stdout);
-        var (none, _, err) = await StacksCli.RunAsync("stacks", "focus", RealCapture, "--focus", "no_such_function_anywhere");
+        var (none, _, err) = await InProcessProbe.RunAsync("stacks", "focus", RealCapture, "--focus", "no_such_function_anywhere");
         Assert.Equal(2, none);
         Assert.Contains("no frame matches", err);
     }

@@ -38,7 +38,7 @@ public sealed class ZipSafetyTests
                 break;
         }
 
-        var (exit, _, stderr) = await AnalyzeConsole.RunAsync("analyze", zip, "-o", Path.Combine(folder, "report"));
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("analyze", zip, "-o", Path.Combine(folder, "report"));
 
         Assert.True(exit == 2, stderr);
         Assert.Contains(expected, stderr);

@@ -26,7 +26,7 @@ public sealed class RealCaptureReportTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = ReportBuilder.DefaultRenderer() }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
 
         Assert.True(samples > 100, $"{samples} samples");
         var load = result.Analysis.Ledgers[0];

@@ -1,28 +1,49 @@
-using Serilog;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Reporting;
 
 namespace SqlWaitProbe.Cli.Capture;
 
-/// <summary>The analysis step at the end of a capture: the report into <c>BUNDLE/report</c>.</summary>
+/// <summary>The steps every capture (PostgreSQL or SQL Server) ends with: the failure line, the error to raise, the report.</summary>
 public static class Analysis
 {
-    /// <summary>Builds the report; returns its folder and the findings, or (null, []) when analysis is not available.</summary>
-    public static async Task<(string? Folder, IReadOnlyList<string> Findings)> RunAsync(string bundleRoot, IProgress<string> progress, CancellationToken cancellationToken)
+    /// <summary>The one-line reason recorded in the manifest for a capture that failed with <paramref name="failure"/>.</summary>
+    public static string FailureReason(Exception failure) => failure switch
     {
-        var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
-        try
+        EnvironmentProblemException env => env.OneLine,
+        BadInputException bad => bad.OneLine,
+        _ => failure.Message.Split('\n')[0],
+    };
+
+    /// <summary>Rethrows a capture failure as the error the user sees (exit 2 for input, 1 for everything else).</summary>
+    public static void ThrowIfFailed(Exception? failure, string? reason)
+    {
+        if (failure is EnvironmentProblemException or BadInputException)
         {
-            using var bundle = CaptureBundle.Open(bundleRoot);
-            progress.Report("analysing the bundle");
-            var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, cancellationToken);
-            return (folder, findings);
+            throw failure;
         }
-        catch (NotSupportedException e)
+
+        if (failure is not null)
         {
-            progress.Report("analysis is not available in this build: " + e.Message);
-            Log.Debug(e, "analysis not available");
+            throw new EnvironmentProblemException("capture failed: " + reason, null, failure);
+        }
+    }
+
+    /// <summary>
+    /// Builds the report into <c>BUNDLE/report</c> unless skipped; an interrupted capture is still analysed (the
+    /// signal that interrupted it must not cancel its report). Returns the folder and the findings, or (null, []).
+    /// </summary>
+    public static async Task<(string? Folder, IReadOnlyList<string> Findings)> RunAsync(string bundleRoot, bool skip, string status, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        if (skip)
+        {
             return (null, []);
         }
+
+        var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
+        using var bundle = CaptureBundle.Open(bundleRoot);
+        progress.Report("analysing the bundle");
+        var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+        return (folder, findings);
     }
 }

@@ -121,7 +121,7 @@ public static class PostgresCapture
         catch (Exception e)
         {
             status = BundleStatus.Failed;
-            reason = e is EnvironmentProblemException env ? env.OneLine : e is BadInputException bad ? bad.OneLine : e.Message.Split('\n')[0];
+            reason = Analysis.FailureReason(e);
             Log.Debug(e, "capture failed");
             failure = e;
         }
@@ -138,14 +138,9 @@ public static class PostgresCapture
             manifest.Finish(status, reason);
         }
 
-        if (failure is not null)
-        {
-            throw failure is EnvironmentProblemException or BadInputException ? failure : new EnvironmentProblemException("capture failed: " + reason, null, failure);
-        }
-
-        var (reportFolder, findings) = request.NoAnalyze || phases.Count == 0 && status != BundleStatus.Interrupted
-            ? (null, (IReadOnlyList<string>)[])
-            : await Analysis.RunAsync(writer.Root, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+        Analysis.ThrowIfFailed(failure, reason);
+        var skipAnalysis = request.NoAnalyze || phases.Count == 0 && status != BundleStatus.Interrupted;
+        var (reportFolder, findings) = await Analysis.RunAsync(writer.Root, skipAnalysis, status, progress, cancellationToken);
         return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup);
     }
 

@@ -53,7 +53,7 @@ public static class AnalyzeCommand
                 }
 
                 using var bundle = CaptureBundle.Open(path);
-                var options = new ReportOptions { FlameGraphs = ReportBuilder.DefaultRenderer(), ExtraTags = imported, Focus = parse.GetValue(focus) };
+                var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync($"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
                 if (parse.GetValue(format) == "json")
                 {

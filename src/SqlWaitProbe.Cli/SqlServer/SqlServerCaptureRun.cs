@@ -97,7 +97,7 @@ public static class SqlServerCaptureRun
         }
         catch (Exception e)
         {
-            reason = SqlServerConnectionFactory.Redact(e is EnvironmentProblemException env ? env.OneLine : e is BadInputException bad ? bad.OneLine : e.Message.Split('\n')[0]);
+            reason = SqlServerConnectionFactory.Redact(Cli.Capture.Analysis.FailureReason(e));
             Log.Debug(e, "capture failed");
             failure = e;
         }
@@ -110,14 +110,8 @@ public static class SqlServerCaptureRun
             manifest.Finish(status, reason);
         }
 
-        if (failure is not null)
-        {
-            throw failure is EnvironmentProblemException or BadInputException ? failure : new EnvironmentProblemException("capture failed: " + reason, null, failure);
-        }
-
-        var (reportFolder, findings) = request.NoAnalyze
-            ? (null, (IReadOnlyList<string>)[])
-            : await Cli.Capture.Analysis.RunAsync(writer.Root, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+        Cli.Capture.Analysis.ThrowIfFailed(failure, reason);
+        var (reportFolder, findings) = await Cli.Capture.Analysis.RunAsync(writer.Root, request.NoAnalyze, status, progress, cancellationToken);
         return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, null);
     }
 

@@ -5,6 +5,7 @@ using System.IO.Compression;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Linux.PerfRecord;
@@ -122,9 +123,10 @@ public sealed partial class PerfRecordCollector : ICollector
             {
                 PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds);
             }
-            catch (NotSupportedException e)
+            catch (BadInputException e)
             {
-                problems.Add("perf.script.gz written but not normalised: " + e.Message);
+                // perf wrote something the reader rejects: keep the raw text, say why the stacks are missing.
+                problems.Add("perf.script.gz written but not normalised: " + e.OneLine);
             }
 
             return new CollectorOutcome(Name, problems.Count == 0 ? CollectorStatus.Ok : CollectorStatus.Partial, lost, problems.Count == 0 ? null : string.Join("; ", problems));

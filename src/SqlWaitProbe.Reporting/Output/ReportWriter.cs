@@ -31,7 +31,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
     {
         if (options.FlameGraphs is not { } renderer)
         {
-            _notes.Add("flame graphs not rendered: no flame graph renderer in this build");
+            _notes.Add("flame graphs not rendered: switched off");
             return;
         }
 

@@ -1,9 +1,12 @@
-using SqlWaitProbe.Cli;
+using System.Globalization;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-/// <summary>Runs probe in-process with stdout and stderr captured (tests using it share one collection, since Console is global).</summary>
-internal static class AnalyzeConsole
+/// <summary>
+/// Runs <c>probe</c> in-process with stdout and stderr captured. Console is process-wide, so every in-process run
+/// of the test assembly goes through this one gate.
+/// </summary>
+internal static class InProcessProbe
 {
     private static readonly SemaphoreSlim Gate = new(1, 1);
 
@@ -11,7 +14,7 @@ internal static class AnalyzeConsole
     {
         await Gate.WaitAsync();
         var (oldOut, oldErr) = (Console.Out, Console.Error);
-        var (stdout, stderr) = (new StringWriter(), new StringWriter());
+        var (stdout, stderr) = (new StringWriter(CultureInfo.InvariantCulture), new StringWriter(CultureInfo.InvariantCulture));
         try
         {
             Console.SetOut(stdout);
