@@ -12,7 +12,11 @@ public sealed class BackendCpuCollector : ICollector
 {
     private readonly Dictionary<int, (long Ticks, long? RunQueueNs)> _start = [];
     private CancellationTokenSource? _stop;
+    private const double MinTailSeconds = 0.25;
     private Task? _loop;
+    private PeriodicTimer? _timer;
+    private int[] _pids = [];
+    private (DateTime Utc, (long User, long System) Ticks) _last;
 
     /// <inheritdoc />
     public string Name => "backend-cpu";
@@ -33,6 +37,11 @@ public sealed class BackendCpuCollector : ICollector
             throw new InvalidOperationException("no workload backend is visible in /proc (is the server on another machine?)");
         }
 
+        // The first reading and the timer start here, not inside the loop task, so a busy thread pool
+        // delays a point but never shifts or drops the series.
+        _pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
+        _last = (DateTime.UtcNow, SumTicks(_pids));
+        _timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         _stop = new CancellationTokenSource();
         var token = _stop.Token;
         _loop = Task.Run(() => SeriesLoopAsync(phase, token), CancellationToken.None);
@@ -46,6 +55,13 @@ public sealed class BackendCpuCollector : ICollector
         {
             await _stop.CancelAsync();
             await _loop.WaitAsync(cancellationToken);
+            _timer?.Dispose();
+
+            // The last part-second of the phase is a point of its own, so a short phase still has a series.
+            if ((DateTime.UtcNow - _last.Utc).TotalSeconds >= MinTailSeconds)
+            {
+                AddPoint(phase, (DateTime.UtcNow, SumTicks(_pids)));
+            }
         }
 
         var missing = 0;
@@ -69,28 +85,28 @@ public sealed class BackendCpuCollector : ICollector
 
     private async Task SeriesLoopAsync(PhaseContext phase, CancellationToken token)
     {
-        var pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
-        var last = (Utc: DateTime.UtcNow, Ticks: SumTicks(pids));
-        var cpus = Environment.ProcessorCount;
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         try
         {
-            while (await timer.WaitForNextTickAsync(token))
+            while (await _timer!.WaitForNextTickAsync(token))
             {
-                var now = (Utc: DateTime.UtcNow, Ticks: SumTicks(pids));
-                var capacity = (now.Utc - last.Utc).TotalSeconds * ProcFiles.TicksPerSecond * cpus;
-                if (capacity > 0)
-                {
-                    phase.Series.Add(now.Utc, "server.cpu.user_pct", 100.0 * (now.Ticks.User - last.Ticks.User) / capacity);
-                    phase.Series.Add(now.Utc, "server.cpu.system_pct", 100.0 * (now.Ticks.System - last.Ticks.System) / capacity);
-                }
-
-                last = now;
+                AddPoint(phase, (DateTime.UtcNow, SumTicks(_pids)));
             }
         }
         catch (OperationCanceledException)
         {
         }
+    }
+
+    private void AddPoint(PhaseContext phase, (DateTime Utc, (long User, long System) Ticks) now)
+    {
+        var capacity = (now.Utc - _last.Utc).TotalSeconds * ProcFiles.TicksPerSecond * Environment.ProcessorCount;
+        if (capacity > 0)
+        {
+            phase.Series.Add(now.Utc, "server.cpu.user_pct", 100.0 * (now.Ticks.User - _last.Ticks.User) / capacity);
+            phase.Series.Add(now.Utc, "server.cpu.system_pct", 100.0 * (now.Ticks.System - _last.Ticks.System) / capacity);
+        }
+
+        _last = now;
     }
 
     private static (long User, long System) SumTicks(int[] pids)

@@ -17,10 +17,12 @@ public sealed class OsCountersCollector : ICollector
     /// <inheritdoc />
     public Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
+        // Read and start the timer here, not in the loop task, so a busy thread pool cannot shift the ticks.
         var first = ProcFiles.ReadOs();
+        var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         _stop = new CancellationTokenSource();
         var token = _stop.Token;
-        _loop = Task.Run(() => LoopAsync(first, phase, token), CancellationToken.None);
+        _loop = Task.Run(() => LoopAsync(timer, first, phase, token), CancellationToken.None);
         return Task.CompletedTask;
     }
 
@@ -37,9 +39,9 @@ public sealed class OsCountersCollector : ICollector
         return new CollectorOutcome(Name, _error is null ? CollectorStatus.Ok : _points > 0 ? CollectorStatus.Partial : CollectorStatus.Failed, 0, _error);
     }
 
-    private async Task LoopAsync(OsSnapshot last, PhaseContext phase, CancellationToken token)
+    private async Task LoopAsync(PeriodicTimer timer, OsSnapshot last, PhaseContext phase, CancellationToken token)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        using var owned = timer;
         try
         {
             while (await timer.WaitForNextTickAsync(token))
