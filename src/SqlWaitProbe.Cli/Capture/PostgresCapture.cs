@@ -26,6 +26,7 @@ public static class PostgresCapture
     public static async Task<CaptureOutcome> RunAsync(PostgresCaptureRequest request, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var commandStart = Stopwatch.GetTimestamp();
+        var inlineCompletions = SocketCompletions.RunInline();
         var perfProblem = request.Cpu == "none" ? null : PerfAvailability.Problem();
         if (perfProblem is not null && request.Cpu == "perf")
         {
@@ -52,6 +53,7 @@ public static class PostgresCapture
 
         CaptureLog.Start(writer.PathFor(BundlePaths.Log), request.Verbose);
         Log.Information("capture {RunId} of workload {Workload} into {Bundle}", runId, request.Workload.Name, writer.Root);
+        Log.Debug("inline socket completions: {Inline}", inlineCompletions);
         var manifest = new CaptureManifest(writer, new BundleManifest
         {
             ToolVersion = typeof(PostgresCapture).Assembly.GetName().Version?.ToString(3) ?? "0.0.0",

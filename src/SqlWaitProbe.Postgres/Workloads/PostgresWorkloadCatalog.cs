@@ -35,7 +35,7 @@ public static class PostgresWorkloadCatalog
                 Setup =
                 [
                     "CREATE EXTENSION IF NOT EXISTS pgcrypto",
-                    EnsureTable("hb_demo", hashRows, "SELECT 'row-' || g::text AS id FROM generate_series(1, {0}) AS g"),
+                    .. EnsureTable("hb_demo", hashRows, "SELECT 'row-' || g::text AS id FROM generate_series(1, {0}) AS g"),
                 ],
                 Query = "SELECT sum(get_byte(digest(id, 'sha256'), 0)) FROM hb_demo",
                 SessionSetup = ["SET max_parallel_workers_per_gather = 0"],
@@ -58,8 +58,8 @@ public static class PostgresWorkloadCatalog
                     + "allocated and freed by every execution.",
                 Setup =
                 [
-                    EnsureTable("hj_build", buildRows, "SELECT g AS id, g % 1000 AS grp, md5(g::text) AS pad FROM generate_series(1, {0}) AS g"),
-                    EnsureTable("hj_probe", probeRows, $"SELECT g AS id, (g % {buildRows}) + 1 AS build_id FROM generate_series(1, {{0}}) AS g"),
+                    .. EnsureTable("hj_build", buildRows, "SELECT g AS id, g % 1000 AS grp, md5(g::text) AS pad FROM generate_series(1, {0}) AS g"),
+                    .. EnsureTable("hj_probe", probeRows, $"SELECT g AS id, (g % {buildRows}) + 1 AS build_id FROM generate_series(1, {{0}}) AS g"),
                 ],
                 Query = "SELECT count(*), count(DISTINCT b.grp) FROM hj_probe AS p JOIN hj_build AS b ON b.id = p.build_id",
                 SessionSetup = ["SET work_mem = '256MB'", "SET enable_mergejoin = off", "SET enable_nestloop = off", "SET max_parallel_workers_per_gather = 0"],
@@ -70,7 +70,7 @@ public static class PostgresWorkloadCatalog
                 Engine = "postgres",
                 Summary = $"CREATE TEMP TABLE … AS SELECT of {copyRows:N0} rows, dropped again, in every execution.",
                 KnownToShow = "Temporary-table churn: local buffer writes, catalog inserts and deletes, file creation and unlink in the kernel.",
-                Setup = [EnsureTable("si_source", copyRows, "SELECT g AS id, md5(g::text) AS payload FROM generate_series(1, {0}) AS g")],
+                Setup = [.. EnsureTable("si_source", copyRows, "SELECT g AS id, md5(g::text) AS payload FROM generate_series(1, {0}) AS g")],
                 Query = "CREATE TEMP TABLE si_copy AS SELECT * FROM si_source; DROP TABLE si_copy",
             },
             new WorkloadDefinition
@@ -99,11 +99,17 @@ public static class PostgresWorkloadCatalog
 
     private static long Rows(long full, double scale) => Math.Max(1, (long)Math.Round(full * scale));
 
-    /// <summary>A DO block that keeps a table when it already has exactly the rows wanted, else rebuilds it.</summary>
-    private static string EnsureTable(string table, long rows, string selectTemplate)
+    /// <summary>
+    /// A DO block that keeps a table when it already has exactly the rows wanted, else rebuilds it; then a
+    /// VACUUM (FREEZE, ANALYZE), as pgbench vacuums before a run: a new table's first scans would otherwise set
+    /// hint bits and dirty every page, and autovacuum would start on it mid-capture, so the first seconds of the
+    /// capture (the uninstrumented slice among them) would run slower than the rest. On a reused table whose pages
+    /// are all frozen the VACUUM returns at once.
+    /// </summary>
+    private static string[] EnsureTable(string table, long rows, string selectTemplate)
     {
         var select = string.Format(CultureInfo.InvariantCulture, selectTemplate, rows);
-        return $"""
+        return [$"""
             DO $probe$
             BEGIN
               IF to_regclass('{table}') IS NOT NULL THEN
@@ -113,9 +119,8 @@ public static class PostgresWorkloadCatalog
                 DROP TABLE {table};
               END IF;
               CREATE TABLE {table} AS {select};
-              ANALYZE {table};
             END
             $probe$
-            """;
+            """, $"VACUUM (FREEZE, ANALYZE) {table}"];
     }
 }

@@ -57,8 +57,16 @@ internal sealed class PostgresWorkloadSession : IWorkloadSession
     }
 
     /// <inheritdoc />
-    /// <remarks>Runs synchronously on the driver's session thread (cheaper per call than the async path); cancellation sends a cancel request to the server.</remarks>
-    public ValueTask<long> ExecuteAsync(CancellationToken cancellationToken)
+    /// <remarks>
+    /// Npgsql's I/O is truly asynchronous, so sessions are awaited rather than given a thread each; with the
+    /// socket completions of a capture run inline (see <c>SocketCompletions</c>) a few event threads drive every
+    /// session, as pgbench's poll loop does.
+    /// </remarks>
+    public SessionIo Io => SessionIo.Asynchronous;
+
+    /// <inheritdoc />
+    /// <remarks>Cancellation sends a cancel request to the server; the token is registered once, not per call.</remarks>
+    public async ValueTask<long> ExecuteAsync(CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
         if (cancellationToken.CanBeCanceled && cancellationToken != _watched)
@@ -70,21 +78,22 @@ internal sealed class PostgresWorkloadSession : IWorkloadSession
         }
 
         long rows = 0;
-        using (var reader = _command.ExecuteReader())
+        var reader = await _command.ExecuteReaderAsync(CancellationToken.None).ConfigureAwait(false);
+        await using (reader.ConfigureAwait(false))
         {
             do
             {
-                while (reader.Read())
+                while (await reader.ReadAsync(CancellationToken.None).ConfigureAwait(false))
                 {
                     rows++;
                 }
             }
-            while (reader.NextResult());
+            while (await reader.NextResultAsync(CancellationToken.None).ConfigureAwait(false));
 
             // CREATE TABLE AS and INSERT report their rows in the command tag, not as result rows.
             if (!_multiStatement && rows > 0)
             {
-                return new ValueTask<long>(rows);
+                return rows;
             }
 
             long affected = 0;
@@ -99,7 +108,7 @@ internal sealed class PostgresWorkloadSession : IWorkloadSession
         }
 
         cancellationToken.ThrowIfCancellationRequested();
-        return new ValueTask<long>(rows);
+        return rows;
     }
 
     /// <inheritdoc />

@@ -7,11 +7,13 @@ namespace SqlWaitProbe.Workload.Driver;
 /// One phase of the workload driver: every session runs its own loop on its own connection, all held behind
 /// a barrier until <see cref="Release"/>, then until <see cref="Stop"/>, an iteration count, or cancellation.
 /// Executions are recorded into per-session <see cref="ExecutionBuffer"/>s; the hot path takes no lock and
-/// does no I/O.
+/// does no I/O. Sessions that block (<see cref="SessionIo.BlockingThread"/>) get a dedicated thread each;
+/// asynchronous sessions are awaited and hold no thread while the server works.
 /// </summary>
 public sealed class DriverRun
 {
     private readonly ManualResetEventSlim _barrier = new(false);
+    private readonly TaskCompletionSource _released = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task[] _loops;
     private volatile bool _stopping;
     private long _releaseTimestamp;
@@ -24,9 +26,11 @@ public sealed class DriverRun
         {
             var session = sessions[i];
             var buffer = Buffers[i];
-            // One dedicated thread per session: a session that completes synchronously never hops threads,
-            // and the driver's own cost stays as close to a C client's as .NET allows.
-            _loops[i] = Task.Factory.StartNew(() => Loop(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            _loops[i] = session.Io == SessionIo.Asynchronous
+                ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None)
+
+                // One dedicated thread per blocking session: it never hops threads and never starves the pool.
+                : Task.Factory.StartNew(() => Loop(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
         }
     }
 
@@ -52,6 +56,7 @@ public sealed class DriverRun
         var now = Stopwatch.GetTimestamp();
         Interlocked.Exchange(ref _releaseTimestamp, now);
         _barrier.Set();
+        _released.TrySetResult();
         return now;
     }
 
@@ -60,6 +65,7 @@ public sealed class DriverRun
     {
         _stopping = true;
         _barrier.Set();
+        _released.TrySetResult();
     }
 
     private void Loop(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
@@ -96,6 +102,50 @@ public sealed class DriverRun
             catch (Exception)
             {
                 // The error was caused by the interruption itself: the loop simply ends.
+                return;
+            }
+
+            done++;
+        }
+    }
+
+    private async Task LoopAsync(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _released.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            return;
+        }
+
+        long done = 0;
+        var consecutiveErrors = 0;
+        while (!_stopping && !cancellationToken.IsCancellationRequested && (iterations is null || done < iterations))
+        {
+            var start = Stopwatch.GetTimestamp();
+            try
+            {
+                var rows = await session.ExecuteAsync(cancellationToken).ConfigureAwait(false);
+                buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), rows, null));
+                consecutiveErrors = 0;
+            }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            {
+                buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), 0, FirstLine(e.Message)));
+                consecutiveErrors++;
+                try
+                {
+                    await Task.Delay(Math.Min(1000, 10 * consecutiveErrors), cancellationToken).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
+            }
+            catch (Exception)
+            {
                 return;
             }
 

@@ -7,10 +7,12 @@ namespace SqlWaitProbe.Workload.Tests.Driver;
 
 public sealed class DriverRunTests
 {
-    [Fact]
-    public async Task Sessions_wait_at_the_barrier_until_released()
+    [Theory]
+    [InlineData(SessionIo.BlockingThread)]
+    [InlineData(SessionIo.Asynchronous)]
+    public async Task Sessions_wait_at_the_barrier_until_released(SessionIo io)
     {
-        var target = new InMemoryFakeTarget(TimeSpan.FromMilliseconds(5));
+        var target = new InMemoryFakeTarget(TimeSpan.FromMilliseconds(5), io: io);
         var sessions = await OpenAsync(target, 4);
         var run = DriverRun.Start(sessions, 3, CancellationToken.None);
         await Task.Delay(200);
@@ -26,10 +28,12 @@ public sealed class DriverRunTests
         Assert.True(Stopwatch.GetElapsedTime(firstStarts.Min(), firstStarts.Max()) < TimeSpan.FromMilliseconds(150), "sessions should start together");
     }
 
-    [Fact]
-    public async Task Iteration_mode_runs_exactly_that_many_per_session()
+    [Theory]
+    [InlineData(SessionIo.BlockingThread)]
+    [InlineData(SessionIo.Asynchronous)]
+    public async Task Iteration_mode_runs_exactly_that_many_per_session(SessionIo io)
     {
-        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(1)), 3);
+        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(1), io: io), 3);
         var run = DriverRun.Start(sessions, 7, CancellationToken.None);
         run.Release();
         await run.Completion.WaitAsync(TimeSpan.FromSeconds(10));
@@ -37,10 +41,12 @@ public sealed class DriverRunTests
         Assert.All(run.Buffers.SelectMany(b => b.All()), e => Assert.True(e.End >= e.Start && e.Rows == 1 && e.Error is null));
     }
 
-    [Fact]
-    public async Task Stop_ends_every_session_after_its_current_execution()
+    [Theory]
+    [InlineData(SessionIo.BlockingThread)]
+    [InlineData(SessionIo.Asynchronous)]
+    public async Task Stop_ends_every_session_after_its_current_execution(SessionIo io)
     {
-        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(20)), 2);
+        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(20), io: io), 2);
         var run = DriverRun.Start(sessions, null, CancellationToken.None);
         run.Release();
         await Task.Delay(300);
@@ -54,10 +60,12 @@ public sealed class DriverRunTests
         Assert.All(counts, c => Assert.True(c >= 1));
     }
 
-    [Fact]
-    public async Task Errors_are_recorded_with_their_first_line_and_the_loop_goes_on()
+    [Theory]
+    [InlineData(SessionIo.BlockingThread)]
+    [InlineData(SessionIo.Asynchronous)]
+    public async Task Errors_are_recorded_with_their_first_line_and_the_loop_goes_on(SessionIo io)
     {
-        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(1), failEvery: 2), 1);
+        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(1), failEvery: 2, io: io), 1);
         var run = DriverRun.Start(sessions, 6, CancellationToken.None);
         run.Release();
         await run.Completion.WaitAsync(TimeSpan.FromSeconds(10));
@@ -66,17 +74,34 @@ public sealed class DriverRunTests
         Assert.Equal(3, all.Count(e => e.Error == "fake failure"));
     }
 
-    [Fact]
-    public async Task Cancellation_ends_the_loops_without_throwing()
+    [Theory]
+    [InlineData(SessionIo.BlockingThread)]
+    [InlineData(SessionIo.Asynchronous)]
+    public async Task Cancellation_ends_the_loops_without_throwing(SessionIo io)
     {
         using var cts = new CancellationTokenSource();
-        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromSeconds(30)), 2);
+        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromSeconds(30), io: io), 2);
         var run = DriverRun.Start(sessions, null, cts.Token);
         run.Release();
         await Task.Delay(100);
         await cts.CancelAsync();
         await run.Completion.WaitAsync(TimeSpan.FromSeconds(5));
         Assert.Equal(0, run.Completed);
+    }
+
+    [Fact]
+    public async Task Asynchronous_sessions_do_not_take_a_thread_each()
+    {
+        const int n = 200;
+        var before = Process.GetCurrentProcess().Threads.Count;
+        var sessions = await OpenAsync(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(20), io: SessionIo.Asynchronous), n);
+        var run = DriverRun.Start(sessions, 5, CancellationToken.None);
+        run.Release();
+        await Task.Delay(50);
+        var during = Process.GetCurrentProcess().Threads.Count;
+        await run.Completion.WaitAsync(TimeSpan.FromSeconds(20));
+        Assert.All(run.Buffers, b => Assert.Equal(5, b.Count));
+        Assert.True(during - before < n / 4, $"{n} asynchronous sessions added {during - before} threads");
     }
 
     [Fact]

@@ -5,7 +5,7 @@ using SqlWaitProbe.Core.Capture;
 namespace SqlWaitProbe.Workload.Tests.Fakes;
 
 /// <summary>A fake in-memory workload target (no database): each execution waits <c>delay</c> and returns one row.</summary>
-public sealed class InMemoryFakeTarget(TimeSpan delay, int failEvery = 0) : IWorkloadTarget
+public sealed class InMemoryFakeTarget(TimeSpan delay, int failEvery = 0, SessionIo io = SessionIo.BlockingThread) : IWorkloadTarget
 {
     /// <summary>Stopwatch timestamps of every execution's start, per session.</summary>
     public ConcurrentDictionary<int, ConcurrentQueue<long>> Starts { get; } = new();
@@ -21,17 +21,19 @@ public sealed class InMemoryFakeTarget(TimeSpan delay, int failEvery = 0) : IWor
     {
         Interlocked.Increment(ref Opened);
         var starts = Starts.GetOrAdd(session, _ => new ConcurrentQueue<long>());
-        return Task.FromResult<IWorkloadSession>(new Session(session, delay, failEvery, starts));
+        return Task.FromResult<IWorkloadSession>(new Session(session, delay, failEvery, io, starts));
     }
 
     /// <inheritdoc />
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
-    private sealed class Session(int number, TimeSpan delay, int failEvery, ConcurrentQueue<long> starts) : IWorkloadSession
+    private sealed class Session(int number, TimeSpan delay, int failEvery, SessionIo io, ConcurrentQueue<long> starts) : IWorkloadSession
     {
         private int _calls;
 
         public WorkloadSessionInfo Info { get; } = new(number, null, null);
+
+        public SessionIo Io => io;
 
         public async ValueTask<long> ExecuteAsync(CancellationToken cancellationToken)
         {
