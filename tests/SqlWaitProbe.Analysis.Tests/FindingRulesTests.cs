@@ -123,6 +123,19 @@ public sealed class FindingRulesTests
     }
 
     [Fact]
+    public void Observer_effect_within_the_noise_of_the_windows_is_said_to_be_unresolved()
+    {
+        var resolved = Single(Analyze.Crafted(TwoPhases().Overhead("load", 90, 100, low: 0.86, high: 0.94)), "observer-effect");
+        var noisy = Single(Analyze.Crafted(TwoPhases().Overhead("load", 90, 100, low: 0.78, high: 1.04)), "observer-effect");
+
+        Assert.Equal(Severities.Warning, resolved.Severity);
+        Assert.Contains("ratio 0.900 (95 % interval 0.860–0.940, 12 and 60 executions)", resolved.Evidence[0]);
+        Assert.Equal(Severities.Info, noisy.Severity);
+        Assert.Equal("In load, the collectors may have slowed the workload by 10%", noisy.Title);
+        Assert.Contains(noisy.Evidence, e => e.Contains("within the spread of execution times", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Low_sampling_coverage_is_a_data_quality_finding()
     {
         var a = Analyze.Crafted(TwoPhases().Sampling("load", samples: 300, hz: 100, seconds: 4, cpus: 2));

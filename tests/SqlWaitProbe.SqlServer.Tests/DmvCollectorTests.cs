@@ -65,7 +65,8 @@ public sealed class DmvCollectorTests
         Assert.Equal(CollectorStatus.Ok, outcome.Status);
         Assert.True(server.Disposed, "the collector closes its connection");
         var snapshots = File.ReadAllLines(Path.Combine(root, "phases/load/dmv/snapshots/session_wait_stats.csv")).Length - 1;
-        Assert.InRange(snapshots, 4, 8);
+        // Start and stop snapshots plus at least one periodic one; a loaded test machine may coalesce ticks.
+        Assert.InRange(snapshots, 3, 8);
         Assert.Contains($"55,RESERVED_MEMORY_ALLOCATION_EXT,{10 * (snapshots - 1)},{100 * (snapshots - 1)},{5 * (snapshots - 1)},7,7,0",
             File.ReadAllLines(Path.Combine(root, "phases/load/dmv/session_wait_stats.csv")));
         Assert.Equal(400.0 * (snapshots - 1), phase.SessionCpu[1].CpuMs);

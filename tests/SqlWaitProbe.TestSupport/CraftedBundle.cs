@@ -96,10 +96,11 @@ public sealed class CraftedBundle
     }
 
     /// <summary>Writes overhead.json.</summary>
-    public CraftedBundle Overhead(string phase, double instrumented, double uninstrumented)
+    public CraftedBundle Overhead(string phase, double instrumented, double uninstrumented, double? low = null, double? high = null)
     {
+        var interval = low is { } l && high is { } h ? $", \"ratioLow\": {N(l)}, \"ratioHigh\": {N(h)}, \"uninstrumentedExecutions\": 12, \"instrumentedExecutions\": 60" : "";
         File(BundlePaths.Overhead(phase), null).Append(CultureInfo.InvariantCulture,
-            $"{{ \"instrumentedPerSecond\": {N(instrumented)}, \"uninstrumentedPerSecond\": {N(uninstrumented)}, \"ratio\": {N(instrumented / uninstrumented)}, \"method\": \"crafted\" }}\n");
+            $"{{ \"instrumentedPerSecond\": {N(instrumented)}, \"uninstrumentedPerSecond\": {N(uninstrumented)}, \"ratio\": {N(instrumented / uninstrumented)}, \"method\": \"crafted\"{interval} }}\n");
         return this;
     }
 

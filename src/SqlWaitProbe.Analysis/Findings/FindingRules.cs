@@ -155,8 +155,19 @@ public static class FindingRules
             return null;
         }
 
-        return new Finding("observer-effect", Severities.Warning, $"In {l.Phase}, the collectors slowed the workload by {Pct(overhead.SlowdownFraction)}",
-            [$"{F(overhead.InstrumentedPerSecond)} executions/s instrumented vs {F(overhead.UninstrumentedPerSecond)} without collectors [overhead.json, {overhead.Method}]"], DataQuality: true);
+        var evidence = new List<string>
+        {
+            $"{F(overhead.InstrumentedPerSecond)} executions/s instrumented vs {F(overhead.UninstrumentedPerSecond)} without collectors, {overhead.Describe()} [overhead.json, {overhead.Method}]",
+        };
+        if (overhead.WithinNoise)
+        {
+            // Said plainly so nobody files a slowdown the measurement cannot resolve.
+            evidence.Add("the interval reaches 1: at this phase length the slowdown is within the spread of execution times; longer phases (--duration) narrow it");
+        }
+
+        return new Finding("observer-effect", overhead.WithinNoise ? Severities.Info : Severities.Warning,
+            $"In {l.Phase}, the collectors {(overhead.WithinNoise ? "may have slowed" : "slowed")} the workload by {Pct(overhead.SlowdownFraction)}",
+            [.. evidence], DataQuality: true);
     }
 
     private static Finding? Coverage(PhaseLedger l)

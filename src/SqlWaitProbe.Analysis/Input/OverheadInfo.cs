@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace SqlWaitProbe.Analysis.Input;
 
 /// <summary>overhead.json: the observer effect.</summary>
@@ -7,6 +9,34 @@ namespace SqlWaitProbe.Analysis.Input;
 /// <param name="Method">How it was measured.</param>
 public sealed record OverheadInfo(double InstrumentedPerSecond, double UninstrumentedPerSecond, double Ratio, string Method)
 {
+    /// <summary>Executions inside the instrumented window (absent in bundles written before it was recorded).</summary>
+    public long? InstrumentedExecutions { get; init; }
+
+    /// <summary>Executions inside the uninstrumented slice.</summary>
+    public long? UninstrumentedExecutions { get; init; }
+
+    /// <summary>Lower end of the ratio's 95 % interval, when there were enough executions.</summary>
+    public double? RatioLow { get; init; }
+
+    /// <summary>Upper end of the ratio's 95 % interval.</summary>
+    public double? RatioHigh { get; init; }
+
     /// <summary>Fraction of throughput lost to the collectors (1 − ratio, never negative).</summary>
     public double SlowdownFraction => Math.Max(0, 1 - Ratio);
+
+    /// <summary>True when the interval is known and reaches 1: the slowdown is within the noise of the two windows.</summary>
+    public bool WithinNoise => RatioHigh is { } high && high >= 1;
+
+    /// <summary>"ratio 0.962 (95 % interval 0.921–1.004, 14 and 61 executions)", for evidence lines.</summary>
+    public string Describe()
+    {
+        var text = "ratio " + Ratio.ToString("0.000", CultureInfo.InvariantCulture);
+        if (RatioLow is { } low && RatioHigh is { } high)
+        {
+            text += string.Create(CultureInfo.InvariantCulture, $" (95 % interval {low:0.000}–{high:0.000}");
+            text += UninstrumentedExecutions is { } u && InstrumentedExecutions is { } i ? $", {u} and {i} executions)" : ")";
+        }
+
+        return text;
+    }
 }

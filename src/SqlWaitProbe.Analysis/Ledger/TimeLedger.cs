@@ -40,7 +40,7 @@ public static class TimeLedger
         {
             // With the collectors the same work ran at `ratio` of its speed, so that fraction of session time is the probe's.
             var seconds = session * overhead.SlowdownFraction;
-            causes.Add(new UnaccountedCause(ProbeOverhead, seconds, $"overhead.json ratio {Fmt(overhead.Ratio)} ({overhead.Method})"));
+            causes.Add(new UnaccountedCause(ProbeOverhead, seconds, $"overhead.json {overhead.Describe()} ({overhead.Method})"));
             explained += seconds;
         }
 

@@ -12,10 +12,13 @@ public static class CaptureReport
         output.WriteLine($"bundle: {outcome.BundleRoot} ({outcome.Status}{(outcome.Reason is null ? "" : ": " + outcome.Reason)})");
         if (outcome.Phases.Count > 0)
         {
-            output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead");
+            output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
             foreach (var p in outcome.Phases)
             {
-                var ratio = p.Overhead.Ratio is { } r ? r.ToString("0.000", CultureInfo.InvariantCulture) : "n/a";
+                var ratio = p.Overhead.Ratio is not { } r ? "n/a"
+                    : p.Overhead.RatioLow is { } low && p.Overhead.RatioHigh is { } high
+                        ? string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({low:0.00}–{high:0.00})")
+                        : r.ToString("0.000", CultureInfo.InvariantCulture);
                 output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00}  {9}",
                     p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max, ratio));
             }

@@ -158,7 +158,7 @@ public sealed class CaptureRunner
         var (executions, errors) = PhaseFiles.WriteExecutions(context, buffers, windowStart);
         PhaseFiles.WriteSessions(context);
         PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
-        var overhead = Overhead(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
+        var overhead = ObserverEffect.Estimate(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
         if (overhead.Ratio is not null)
         {
             PhaseFiles.WriteOverhead(context, overhead);
@@ -223,48 +223,6 @@ public sealed class CaptureRunner
                 outcomes.Add(outcome);
             }
         }));
-    }
-
-    private static OverheadEstimate Overhead(IReadOnlyList<ExecutionBuffer> buffers, long release, long sliceEnd, long windowStart, long windowEnd, int threads)
-    {
-        var instrumented = ClosedLoopRate(buffers, windowStart, windowEnd, threads, skipFirst: false);
-        if (sliceEnd == 0)
-        {
-            return new OverheadEstimate(instrumented, null, null, "not measured: in iteration mode every collector starts before the barrier, and an interrupted slice has nothing to compare");
-        }
-
-        var uninstrumented = ClosedLoopRate(buffers, release, sliceEnd, threads, skipFirst: true);
-        if (uninstrumented <= 0 || instrumented <= 0)
-        {
-            return new OverheadEstimate(instrumented, uninstrumented > 0 ? uninstrumented : null, null,
-                "not measured: no execution ran wholly inside one of the two windows (executions longer than the slice, or the phase was interrupted)");
-        }
-
-        return new OverheadEstimate(instrumented, uninstrumented, instrumented / uninstrumented,
-            "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the first "
-            + "slice of the phase before any collector started (each session's first execution left out as warm-up) "
-            + "vs the rest with every collector running");
-    }
-
-    private static double ClosedLoopRate(IReadOnlyList<ExecutionBuffer> buffers, long from, long to, int threads, bool skipFirst)
-    {
-        double totalSeconds = 0;
-        long n = 0;
-        foreach (var buffer in buffers)
-        {
-            // A session's first execution pays for JIT, the first run of its prepared statement and cold
-            // caches; it would make the uninstrumented slice look slow.
-            foreach (var e in skipFirst ? buffer.All().Skip(1) : buffer.All())
-            {
-                if (e.Start >= from && e.End <= to && e.Error is null)
-                {
-                    totalSeconds += Stopwatch.GetElapsedTime(e.Start, e.End).TotalSeconds;
-                    n++;
-                }
-            }
-        }
-
-        return n == 0 || totalSeconds <= 0 ? 0 : threads / (totalSeconds / n);
     }
 
     private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowStart)
