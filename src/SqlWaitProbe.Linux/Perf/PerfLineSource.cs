@@ -198,7 +198,7 @@ internal sealed class PerfLineSource : IPerfLineSource
         if (read == 0)
         {
             _eof = true;
-            if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize)
+            if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize && !GzipTail.LastMemberIsWhole(_file))
             {
                 throw new BadInputException("the gzip data is truncated (it ends before its trailer)", _file, LineNumber + 1);
             }
