@@ -41,7 +41,11 @@ public sealed class PackCommandTests
     public async Task Redacted_pack_holds_no_original_host_database_login_application_or_query_text()
     {
         var root = AnalyzeCommandTests.Scenario().Raw("workload.sql", Sql).Write();
-        File.AppendAllText(Path.Combine(root, "capture.log"), "2026-01-05T10:00:01.000Z INF connected to DBHOST01 database salesdb\n2026-01-05T10:00:02.000Z INF running SELECT HASHBYTES('SHA2_256', payload) FROM dbo.OrderHashes WHERE id > 10\n");
+        File.AppendAllText(Path.Combine(root, "capture.log"),
+            "2026-01-05T10:00:00.000Z INF capture 1 of workload hashbytes into /srv/captures/alice-prod/run-7\n"
+            + "2026-01-05T10:00:00.500Z INF embedded PostgreSQL ready in 1.1 s, pid 9, folder /tmp/probe-pg-5f3e\n"
+            + "2026-01-05T10:00:01.000Z INF connected to DBHOST01 database salesdb\n2026-01-05T10:00:02.000Z INF running SELECT HASHBYTES('SHA2_256', payload) FROM dbo.OrderHashes WHERE id > 10\n"
+            + $"2026-01-05T10:00:03.000Z INF symbols cached in /home/alice/.probe/symbols, report in {root}/report\n");
         var manifestPath = Path.Combine(root, "manifest.json");
         // The log changed after capture in this fixture: rehash so the bundle verifies.
         var manifest = CaptureBundle.ReadManifest(manifestPath);
@@ -53,7 +57,7 @@ public sealed class PackCommandTests
         Assert.True(exit == 0, stderr);
         using var archive = ZipFile.OpenRead(zip);
         var all = string.Join("\n", archive.Entries.Where(e => e.Length > 0 && !e.FullName.EndsWith(".png", StringComparison.Ordinal)).Select(e => new StreamReader(e.Open()).ReadToEnd()));
-        foreach (var original in new[] { "dbhost01", "salesdb", "probe_user", "probe-app", "OrderHashes", "HASHBYTES('SHA2_256'" })
+        foreach (var original in new[] { "dbhost01", "salesdb", "probe_user", "probe-app", "OrderHashes", "HASHBYTES('SHA2_256'", "alice", "/tmp/probe-pg-5f3e", root })
         {
             Assert.DoesNotContain(original, all, StringComparison.OrdinalIgnoreCase);
         }
@@ -63,6 +67,8 @@ public sealed class PackCommandTests
         Assert.Contains("login-1", all);
         Assert.Contains("app-1", all);
         Assert.Contains("query-1", all);
+        Assert.Contains("into path-", all);
+        Assert.Contains("/home/user/.probe/symbols", all);
         if (Reporting.Charts.PngConverter.Find() is not null)
         {
             // Charts are redrawn from their redacted SVGs rather than dropped.

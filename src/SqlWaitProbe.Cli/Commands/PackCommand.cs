@@ -15,7 +15,7 @@ public static class PackCommand
     {
         var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };
         var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
-        var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names and query text with placeholders (host-1, db-1, login-1, app-1, query-1)." };
+        var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names, query text and local folders with placeholders (host-1, db-1, login-1, app-1, query-1, path-1; user names in home folders become user)." };
         var command = new Command("pack", "Verify a capture bundle's file hashes and zip it with its report for a support ticket.");
         command.Arguments.Add(bundleArg);
         command.Options.Add(output);

@@ -24,7 +24,7 @@ public static class BundlePacker
                 staging = Path.Combine(Path.GetTempPath(), "probe-pack-" + Guid.NewGuid().ToString("N")[..12]);
                 CopyFolder(source, staging);
                 var sqlPath = Path.Combine(staging, BundlePaths.WorkloadSql);
-                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null);
+                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, LocalFolders(bundle));
                 var removed = redactor.RedactFolder(staging);
                 var manifestPath = Path.Combine(staging, BundlePaths.Manifest);
                 var manifest = JsonSerializer.Deserialize<BundleManifest>(File.ReadAllText(manifestPath), ProbeJson.Options)!;
@@ -52,6 +52,33 @@ public static class BundlePacker
             if (staging is not null && Directory.Exists(staging))
             {
                 Directory.Delete(staging, recursive: true);
+            }
+        }
+    }
+
+    /// <summary>The bundle's folder now and where the capture wrote it (its log's first lines say), and the embedded server's folder.</summary>
+    private static IEnumerable<string> LocalFolders(CaptureBundle bundle)
+    {
+        yield return Path.GetFullPath(bundle.Root);
+        var log = Path.Combine(bundle.Root, BundlePaths.Log);
+        if (!File.Exists(log))
+        {
+            yield break;
+        }
+
+        foreach (var line in File.ReadLines(log).Take(200))
+        {
+            foreach (var marker in new[] { " into ", " folder " })
+            {
+                var at = line.IndexOf(marker, StringComparison.Ordinal);
+                if (at >= 0)
+                {
+                    var path = line[(at + marker.Length)..].Split(' ', 2)[0].TrimEnd(',', ';', ')');
+                    if (Path.IsPathFullyQualified(path))
+                    {
+                        yield return path;
+                    }
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ namespace SqlWaitProbe.Reporting.Packing;
 /// Replaces host, database, login and application names and query text with stable placeholders
 /// (<c>host-1</c>, <c>db-1</c>, <c>login-1</c>, <c>app-1</c>, <c>query-1</c>) in every text file of a folder.
 /// </summary>
-public sealed class BundleRedactor
+public sealed partial class BundleRedactor
 {
     private static readonly string[] HostKeys = ["host", "server", "data source", "datasource", "address", "addr"];
     private static readonly string[] DatabaseKeys = ["database", "db", "dbname", "initial catalog"];
@@ -19,10 +19,22 @@ public sealed class BundleRedactor
     private static readonly string[] TextExtensions = [".json", ".csv", ".log", ".sql", ".md", ".html", ".svg", ".txt", ".folded", ".stacktags", ".xml"];
     private readonly List<(string Original, string Placeholder)> _map = [];
 
-    /// <summary>Builds the replacement map from the manifest and the workload SQL (null in attach mode).</summary>
-    public BundleRedactor(BundleManifest manifest, string? workloadSql)
+    /// <summary>
+    /// Builds the replacement map from the manifest, the workload SQL (null in attach mode) and local folders
+    /// (the bundle's folder where it was written and where it is now; they may name the user) that become <c>path-N</c>.
+    /// </summary>
+    public BundleRedactor(BundleManifest manifest, string? workloadSql, IEnumerable<string>? localFolders = null)
     {
         var counters = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var folder in localFolders ?? [])
+        {
+            var trimmed = folder.TrimEnd('/', '\\');
+            if (Path.IsPathFullyQualified(trimmed) && trimmed.Count(c => c is '/' or '\\') >= 2)
+            {
+                Add(trimmed, "path", counters);
+            }
+        }
+
         Add(manifest.Host, "host", counters);
         foreach (var (key, value) in manifest.Options)
         {
@@ -69,6 +81,8 @@ public sealed class BundleRedactor
     /// <summary>Redacts one text.</summary>
     public string Redact(string text)
     {
+        // User names inside home folders, wherever a path shows them (logs, perf map files, temp folders).
+        text = HomeFolder().Replace(text, m => m.Groups[1].Value + "user");
         foreach (var (original, placeholder) in _map)
         {
             var pattern = Regex.Escape(original);
@@ -158,6 +172,9 @@ public sealed class BundleRedactor
         var n = counters[kind] = counters.GetValueOrDefault(kind) + 1;
         _map.Add((value, $"{kind}-{n}"));
     }
+
+    [GeneratedRegex(@"((?:^|[\s""'=(])(?:/home/|/Users/|[A-Za-z]:\\Users\\))(?!user(?![A-Za-z0-9_.-]))[A-Za-z0-9_.-]+", RegexOptions.Multiline)]
+    private static partial Regex HomeFolder();
 
     private static string StripPort(string host)
     {
