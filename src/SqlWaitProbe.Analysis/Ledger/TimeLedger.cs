@@ -22,8 +22,8 @@ public static class TimeLedger
     {
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
-        var attachWindow = attachMode && executions == 0 && phase.Sessions is { Sessions: > 0 };
-        var session = attachWindow ? phase.Sessions!.Sessions * phase.WallSeconds : phase.Executions.SessionMs / 1000;
+        var attachWindow = attachMode && executions == 0;
+        var session = attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var (waits, waitsCaptured) = SelectWaits(phase, attachMode);
         var waitSeconds = waits.Sum(w => w.Seconds);
         var cpuCaptured = phase.Sessions is not null;
@@ -58,7 +58,9 @@ public static class TimeLedger
             Executions = executions,
             WallSeconds = phase.WallSeconds,
             SessionSeconds = session,
-            SessionSource = attachWindow ? "attach: sessions.csv rows × the phase window (connected time, idle included)" : "executions.csv Σ(end_ms − start_ms)",
+            SessionSource = !attachWindow ? "executions.csv Σ(end_ms − start_ms)"
+                : phase.Sessions is { Sessions: > 0 } ? "attach: sessions.csv rows × the phase window (connected time, idle included)"
+                : "attach: no session was watched (no sessions.csv)",
             Waits = waits,
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
