@@ -97,12 +97,12 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
             await Task.Delay(100);
         }
 
-        await Task.Delay(2000);
+        await Task.Delay(1000);
         Assert.Equal(0, Kill(probe.Id, 2));
         var sent = Stopwatch.StartNew();
         var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(20));
         Assert.True(exit == 130, stderr);
-        Assert.True(sent.Elapsed < TimeSpan.FromSeconds(10), $"{sent.Elapsed.TotalSeconds} s");
+        Assert.True(sent.Elapsed < TimeSpan.FromSeconds(10), $"{sent.Elapsed.TotalSeconds} s\n{stderr}\n{File.ReadAllText(log)}");
         Assert.DoesNotContain("   at ", stderr);
 
         var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, "manifest.json"));
