@@ -68,6 +68,12 @@ public static class BundleAnalyzer
     private static List<string> DataQualityNotes(BundleManifest manifest, IReadOnlyList<PhaseData> phases)
     {
         var notes = new List<string>();
+        var attach = manifest.Workload == "attach";
+        if (attach)
+        {
+            notes.Add("attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");
+        }
+
         if (manifest.Status != BundleStatus.Complete)
         {
             notes.Add($"capture status is {manifest.Status}{(manifest.Reason is null ? "" : " (" + manifest.Reason + ")")}");
@@ -85,7 +91,7 @@ public static class BundleAnalyzer
             if (p.Waits is null) absent.Add("waits.csv");
             if (p.Stacks is null) absent.Add("cpu/stacks.folded");
             if (p.Series is null) absent.Add("series.csv");
-            if (p.Overhead is null) absent.Add("overhead.json");
+            if (p.Overhead is null && !(attach && p.Phase.Threads == 0)) absent.Add("overhead.json");
             if (absent.Count > 0)
             {
                 notes.Add($"phase {p.Name}: not captured: {string.Join(", ", absent)}");

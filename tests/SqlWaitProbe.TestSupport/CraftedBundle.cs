@@ -57,6 +57,14 @@ public sealed class CraftedBundle
         return this;
     }
 
+    /// <summary>Adds an attach window: a phase of 0 threads and no executions.csv, as <c>--attach</c> writes it.</summary>
+    public CraftedBundle AttachWindow(string name, double seconds)
+    {
+        var offset = _phases.Count == 0 ? Start : _phases[^1].EndUtc.AddSeconds(1);
+        _phases.Add(new BundlePhase { Name = name, Threads = 0, StartUtc = offset, EndUtc = offset.AddSeconds(seconds), Executions = 0 });
+        return this;
+    }
+
     /// <summary>Adds sessions.csv: the CPU and run-queue ms are split evenly over the phase's sessions.</summary>
     public CraftedBundle Sessions(string phase, double cpuMs, double? runQueueMs = null)
     {

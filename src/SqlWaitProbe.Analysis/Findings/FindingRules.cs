@@ -144,7 +144,7 @@ public static class FindingRules
         var source = rq >= signal ? "sessions.csv run_queue_ms" : "waits.csv signal_ms";
         return new Finding("high-run-queue", seconds / l.SessionSeconds >= 0.3 ? Severities.Critical : Severities.Warning,
             $"In {l.Phase}, sessions spent {Pct(seconds / l.SessionSeconds)} of their time runnable but waiting for a CPU",
-            [$"{F(seconds)} s of {F(l.SessionSeconds)} s session time [{source}]", $"{l.Threads} sessions"]);
+            [$"{F(seconds)} s of {F(l.SessionSeconds)} s session time [{source}]", $"{l.WatchedSessions ?? l.Threads} sessions"]);
     }
 
     private static Finding? Observer(AnalysisResult a, PhaseLedger l)

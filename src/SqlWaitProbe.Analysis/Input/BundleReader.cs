@@ -9,14 +9,14 @@ namespace SqlWaitProbe.Analysis.Input;
 /// <summary>Reads a bundle's per-phase files (docs/bundle-format.md). Only executions.csv is required; big files are streamed.</summary>
 public static class BundleReader
 {
-    /// <summary>Reads every phase the manifest lists whose executions.csv exists, in the order they ran.</summary>
+    /// <summary>Reads every phase the manifest lists whose executions.csv exists, and the attach window (which has none), in the order they ran.</summary>
     public static IReadOnlyList<PhaseData> ReadPhases(CaptureBundle bundle, CancellationToken cancellationToken = default)
     {
         var phases = new List<PhaseData>();
         foreach (var phase in bundle.Manifest.Phases)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            if (bundle.Has(BundlePaths.Executions(phase.Name)))
+            if (bundle.Has(BundlePaths.Executions(phase.Name)) || IsAttachWindow(bundle, phase))
             {
                 phases.Add(ReadPhase(bundle, phase, cancellationToken));
             }
@@ -33,7 +33,9 @@ public static class BundleReader
         return new PhaseData
         {
             Phase = phase,
-            Executions = ReadExecutions(bundle, BundlePaths.Executions(name)),
+            Executions = IsAttachWindow(bundle, phase) && !bundle.Has(BundlePaths.Executions(name))
+                ? new ExecutionStats(0, 0, 0, 0, 0, new LatencyStats(0, 0, 0, 0))
+                : ReadExecutions(bundle, BundlePaths.Executions(name)),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
@@ -45,6 +47,9 @@ public static class BundleReader
             XePages = ReadXePages(bundle, BundlePaths.Xe(name) + "/page_events.csv", phase.StartUtc, cancellationToken),
         };
     }
+
+    /// <summary>True for the phase of an attach capture: no workload ran, so it has no executions.csv.</summary>
+    public static bool IsAttachWindow(CaptureBundle bundle, BundlePhase phase) => bundle.Manifest.Workload == "attach" && phase.Threads == 0;
 
     /// <summary>executions.csv: <c>session,start_ms,end_ms,rows,error</c>.</summary>
     public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative)

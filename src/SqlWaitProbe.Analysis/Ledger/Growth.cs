@@ -33,6 +33,12 @@ public static class Growth
         for (var i = 0; i < ledgers.Count; i++)
         {
             var l = ledgers[i];
+            if (l.IsAttach)
+            {
+                // No workload ran in an attach window: it has no throughput to compare.
+                continue;
+            }
+
             var ideal = baseline is not null && baseline.MsPerExecution > 0 ? l.Threads * 1000 / baseline.MsPerExecution : 0;
             var topSpin = phases[i].Spinlocks?.OrderByDescending(s => s.Spins).FirstOrDefault()?.Name ?? "";
             rows.Add(new ScalabilityRow(l.Phase, l.Threads, l.ExecutionsPerSecond, l.MsPerExecution, ideal,

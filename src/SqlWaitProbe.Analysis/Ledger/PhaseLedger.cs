@@ -68,4 +68,21 @@ public sealed record PhaseLedger
 
     /// <summary>CPU ms per execution.</summary>
     public double CpuMsPerExecution => Executions > 0 ? CpuSeconds * 1000 / Executions : 0;
+
+    /// <summary>Attach mode: the sessions watched (sessions.csv rows); null for a workload phase.</summary>
+    public int? WatchedSessions { get; init; }
+
+    /// <summary>True for the attach window, which ran no workload: no throughput, CPU is reported in total ms.</summary>
+    public bool IsAttach => WatchedSessions is not null;
+
+    /// <summary>The phase heading of the reports, e.g. <c>8 session(s), 1200 executions, 300/s, 26.7 ms per execution</c>.</summary>
+    public string Headline => IsAttach
+        ? $"attached to {WatchedSessions} session(s) for {Findings.FindingRules.F(WallSeconds)} s, no workload run by the probe"
+        : $"{Threads} session(s), {Executions} executions, {Findings.FindingRules.F(ExecutionsPerSecond)}/s, {Findings.FindingRules.F(MsPerExecution)} ms per execution";
+
+    /// <summary>Heading of the per-module CPU column: per execution, or in total for the attach window.</summary>
+    public string CpuColumn => IsAttach ? "CPU ms" : "CPU ms/exec";
+
+    /// <summary>The CPU figure of a module or tag with <paramref name="share"/> of the samples, per <see cref="CpuColumn"/>.</summary>
+    public double CpuFor(double share, double msPerExecution) => IsAttach ? share * CpuSeconds * 1000 : msPerExecution;
 }

@@ -21,7 +21,9 @@ public static class TimeLedger
     public static PhaseLedger Compute(PhaseData phase, string serverProcess, bool attachMode, StackTagSet? tags)
     {
         var executions = phase.Executions.Count;
-        var session = phase.Executions.SessionMs / 1000;
+        // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
+        var attachWindow = attachMode && executions == 0;
+        var session = attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var (waits, waitsCaptured) = SelectWaits(phase, attachMode);
         var waitSeconds = waits.Sum(w => w.Seconds);
         var cpuCaptured = phase.Sessions is not null;
@@ -46,7 +48,7 @@ public static class TimeLedger
 
         var remainder = unaccounted - explained;
         causes.Add(new UnaccountedCause(remainder < 0 ? "over-accounted (CPU or waits outside executions, or overlapping sources)" : OffCpuRemainder,
-            remainder, "session time − waits − CPU − the causes above"));
+            remainder, attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
 
         var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, executions, tags);
         return new PhaseLedger
@@ -56,7 +58,9 @@ public static class TimeLedger
             Executions = executions,
             WallSeconds = phase.WallSeconds,
             SessionSeconds = session,
-            SessionSource = "executions.csv Σ(end_ms − start_ms)",
+            SessionSource = !attachWindow ? "executions.csv Σ(end_ms − start_ms)"
+                : phase.Sessions is { Sessions: > 0 } ? "attach: sessions.csv rows × the phase window (connected time, idle included)"
+                : "attach: no session was watched (no sessions.csv)",
             Waits = waits,
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
@@ -69,6 +73,7 @@ public static class TimeLedger
             Tags = tagCosts,
             KernelShare = kernelShare,
             SamplingCoverage = phase.Sampling?.Coverage,
+            WatchedSessions = attachMode && executions == 0 ? phase.Sessions?.Sessions ?? 0 : null,
         };
     }
 

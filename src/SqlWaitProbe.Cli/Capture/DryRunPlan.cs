@@ -1,5 +1,6 @@
 using System.Globalization;
 using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Cli.Capture;
@@ -10,9 +11,32 @@ public static class DryRunPlan
     /// <summary>Writes the plan to <paramref name="output"/>.</summary>
     public static void Print(PostgresCaptureRequest request, TextWriter output)
     {
-        var w = request.Workload;
         output.WriteLine($"-- server: {(request.Server is null ? $"embedded PostgreSQL from {PostgresBinaries.TryFind() ?? "(not installed: " + PostgresBinaries.InstallCommand + ")"}, initdb into a temporary probe-pg-RUNID folder" : SecretRedactor.ConnectionString(request.Server))}");
         output.WriteLine($"-- bundle: {request.Output}");
+        if (request.Attach is { } filter)
+        {
+            PrintAttach(request, filter, output);
+        }
+        else
+        {
+            PrintWorkload(request, output);
+        }
+
+        output.WriteLine("-- monitoring connection, per phase");
+        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
+        output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
+        output.WriteLine("-- OS collectors, per phase");
+        output.WriteLine("read /proc/stat, /proc/vmstat, /proc/meminfo once a second; /proc/<backend>/stat and /proc/<backend>/schedstat at phase start and end");
+        output.WriteLine(request.Cpu == "none"
+            ? "no CPU stacks (--cpu none)"
+            : $"perf record -a -g -F {request.SampleHz} -o <temp>/probe-perf-RUNID-<phase>.data --max-size={request.MaxPerfMegabytes}M; perf script -i <that file> | gzip > phases/<phase>/cpu/perf.script.gz"
+              + (PerfAvailability.Problem() is { } problem ? "   -- would fail: " + problem : ""));
+    }
+
+    private static void PrintWorkload(PostgresCaptureRequest request, TextWriter output)
+    {
+        var w = request.Workload!;
         output.WriteLine("-- phases: " + string.Join(", ", request.Plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s))"))
             + (request.Plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", {request.Plan.Iterations} executions per session"));
         output.WriteLine($"-- workload {w.Name}: setup (once, idempotent)");
@@ -30,15 +54,27 @@ public static class DryRunPlan
         output.WriteLine("SELECT pg_backend_pid();");
         output.WriteLine("-- every execution");
         output.WriteLine(w.Query.Trim() + ";");
-        output.WriteLine("-- monitoring connection, per phase");
-        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
-        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
-        output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
-        output.WriteLine("-- OS collectors, per phase");
-        output.WriteLine("read /proc/stat, /proc/vmstat, /proc/meminfo once a second; /proc/<backend>/stat and /proc/<backend>/schedstat at phase start and end");
-        output.WriteLine(request.Cpu == "none"
-            ? "no CPU stacks (--cpu none)"
-            : $"perf record -a -g -F {request.SampleHz} -o <temp>/probe-perf-RUNID-<phase>.data --max-size={request.MaxPerfMegabytes}M; perf script -i <that file> | gzip > phases/<phase>/cpu/perf.script.gz"
-              + (PerfAvailability.Problem() is { } problem ? "   -- would fail: " + problem : ""));
+    }
+
+    private static void PrintAttach(PostgresCaptureRequest request, PostgresSessionFilter filter, TextWriter output)
+    {
+        var seconds = (request.Plan.Duration ?? TimeSpan.FromSeconds(30)).TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
+        output.WriteLine($"-- attach: one phase 'attach' of {seconds} s; no workload, nothing created or changed on the server (read-only)");
+        output.WriteLine($"-- every probe connection has application_name '{PostgresSessionFilter.ProbeApplicationName}'");
+        output.WriteLine("SELECT current_setting('server_version'), EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') ..., pg_backend_pid();");
+        output.WriteLine($"-- the backends to watch ({filter.Describe()}), listed once when the window opens");
+        output.WriteLine(filter.Query + ";");
+        foreach (var (name, value) in Parameters(filter))
+        {
+            output.WriteLine($"--   @{name} = {value}");
+        }
+    }
+
+    private static IEnumerable<(string, string)> Parameters(PostgresSessionFilter filter)
+    {
+        if (filter.Database is not null) yield return ("database", filter.Database);
+        if (filter.Application is not null) yield return ("application", filter.Application);
+        if (filter.Login is not null) yield return ("login", filter.Login);
+        if (filter.Pids.Count > 0) yield return ("pids", "{" + string.Join(",", filter.Pids) + "}");
     }
 }

@@ -8,6 +8,7 @@ using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.Postgres;
+using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Collectors;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.Postgres.Workloads;
@@ -52,7 +53,7 @@ public static class PostgresCapture
         });
 
         CaptureLog.Start(writer.PathFor(BundlePaths.Log), request.Verbose);
-        Log.Information("capture {RunId} of workload {Workload} into {Bundle}", runId, request.Workload.Name, writer.Root);
+        Log.Information("capture {RunId} of workload {Workload} into {Bundle}", runId, request.WorkloadName, writer.Root);
         Log.Debug("inline socket completions: {Inline}", inlineCompletions);
         var manifest = new CaptureManifest(writer, new BundleManifest
         {
@@ -63,7 +64,7 @@ public static class PostgresCapture
             LogicalCpus = Environment.ProcessorCount,
             Engine = "postgres",
             ServerProcess = "postgres",
-            Workload = request.Workload.Name,
+            Workload = request.WorkloadName,
             Options = request.Options,
             StartUtc = DateTime.UtcNow,
         });
@@ -83,7 +84,8 @@ public static class PostgresCapture
                 Log.Information("embedded PostgreSQL ready in {Seconds:0.000} s (initdb and start), pid {Pid}, folder {Folder}", setupTime.Elapsed.TotalSeconds, server.ServerPid, server.RootFolder);
             }
 
-            var connectionString = server?.ConnectionString ?? request.Server!;
+            // In attach mode every probe connection is named, so the backend search leaves them out.
+            var connectionString = server?.ConnectionString ?? (request.Attach is null ? request.Server! : ProbeConnection(request.Server!));
             var info = await ConnectAsync(connectionString, server is not null, token);
             signals.Renew();
             manifest.Update(m => m with { ServerVersion = info.Version, Options = WithServerSettings(request.Options, server) });
@@ -94,24 +96,32 @@ public static class PostgresCapture
             }
 
             setupTime.Stop();
-            var dataSetup = Stopwatch.StartNew();
-            await using var target = new PostgresWorkloadTarget(connectionString, request.Workload);
-            await target.PrepareAsync(progress, token);
-            dataSetup.Stop();
-            WriteWorkloadSql(writer, request.Workload);
-            var runner = new CaptureRunner(target, request.Plan, phase => Collectors(phase, request, info, connectionString, runId, perfProblem), manifest, progress);
-            try
+            if (request.Workload is not { } workload)
             {
-                phases = await runner.RunAsync(token);
+                await PostgresAttach.RunAsync(request, connectionString, phase => Collectors(phase, request, info, connectionString, runId, perfProblem), manifest, progress, token);
                 status = BundleStatus.Complete;
             }
-            finally
+            else
             {
-                if (runner.FirstExecutionUtc is { } first)
+                var dataSetup = Stopwatch.StartNew();
+                await using var target = new PostgresWorkloadTarget(connectionString, workload);
+                await target.PrepareAsync(progress, token);
+                dataSetup.Stop();
+                WriteWorkloadSql(writer, workload);
+                var runner = new CaptureRunner(target, request.Plan, phase => Collectors(phase, request, info, connectionString, runId, perfProblem), manifest, progress);
+                try
                 {
-                    var commandStartUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(commandStart);
-                    startup = (first - commandStartUtc).TotalSeconds - dataSetup.Elapsed.TotalSeconds;
-                    Log.Information("start-up: {Seconds:0.000} s from command to first execution, {Setup:0.000} s of data setup excluded", startup, dataSetup.Elapsed.TotalSeconds);
+                    phases = await runner.RunAsync(token);
+                    status = BundleStatus.Complete;
+                }
+                finally
+                {
+                    if (runner.FirstExecutionUtc is { } first)
+                    {
+                        var commandStartUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(commandStart);
+                        startup = (first - commandStartUtc).TotalSeconds - dataSetup.Elapsed.TotalSeconds;
+                        Log.Information("start-up: {Seconds:0.000} s from command to first execution, {Setup:0.000} s of data setup excluded", startup, dataSetup.Elapsed.TotalSeconds);
+                    }
                 }
             }
         }
@@ -141,7 +151,7 @@ public static class PostgresCapture
         }
 
         Analysis.ThrowIfFailed(failure, reason);
-        var skipAnalysis = request.NoAnalyze || phases.Count == 0 && status != BundleStatus.Interrupted;
+        var skipAnalysis = request.NoAnalyze || phases.Count == 0 && status != BundleStatus.Interrupted && request.Attach is null;
         var (reportFolder, findings) = await Analysis.RunAsync(writer.Root, skipAnalysis, status, progress, cancellationToken);
         return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup);
     }
@@ -164,7 +174,9 @@ public static class PostgresCapture
         var collectors = new List<ICollector>
         {
             new OsCountersCollector(),
-            info.IsLocal ? new BackendCpuCollector() : new NotRunCollector("backend-cpu", CollectorStatus.Skipped, "the server is on another machine: its backends are not in this /proc"),
+            !info.IsLocal ? new NotRunCollector("backend-cpu", CollectorStatus.Skipped, "the server is on another machine: its backends are not in this /proc")
+                : phase.Sessions.Count == 0 ? new NotRunCollector("backend-cpu", CollectorStatus.Skipped, "no client backend matched the attach filters")
+                : new BackendCpuCollector(),
             new PgWaitsCollector(connectionString, info.HasWaitSampling),
             new PgStatDatabaseCollector(connectionString),
         };
@@ -175,6 +187,9 @@ public static class PostgresCapture
                 : new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = request.SampleHz, MaxMegabytes = request.MaxPerfMegabytes }));
         return collectors;
     }
+
+    private static string ProbeConnection(string connectionString) =>
+        new NpgsqlConnectionStringBuilder(connectionString) { ApplicationName = PostgresSessionFilter.ProbeApplicationName }.ConnectionString;
 
     private static IReadOnlyDictionary<string, string> WithServerSettings(IReadOnlyDictionary<string, string> options, EmbeddedPostgres? server)
     {

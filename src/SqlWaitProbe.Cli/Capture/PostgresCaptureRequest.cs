@@ -4,6 +4,7 @@ using Npgsql;
 using SqlWaitProbe.Cli.Commands;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Workloads;
 using SqlWaitProbe.Workload.Capture;
 using SqlWaitProbe.Workload.Options;
@@ -13,8 +14,14 @@ namespace SqlWaitProbe.Cli.Capture;
 /// <summary>A validated PostgreSQL capture request: every bad value is rejected here, before anything starts.</summary>
 public sealed record PostgresCaptureRequest
 {
-    /// <summary>The workload to run.</summary>
-    public required WorkloadDefinition Workload { get; init; }
+    /// <summary>The workload to run; null in attach mode.</summary>
+    public WorkloadDefinition? Workload { get; init; }
+
+    /// <summary>Attach mode: the backends to watch; null when the probe runs a workload.</summary>
+    public PostgresSessionFilter? Attach { get; init; }
+
+    /// <summary>Workload name for logs and the manifest: <c>attach</c> in attach mode.</summary>
+    public string WorkloadName => Workload?.Name ?? AttachPhase.Name;
 
     /// <summary>The phases and their length.</summary>
     public required CapturePlan Plan { get; init; }
@@ -53,22 +60,28 @@ public sealed record PostgresCaptureRequest
     public required IReadOnlyDictionary<string, string> Options { get; init; }
 
     /// <summary>Most sessions any phase opens.</summary>
-    public int MaxSessions => Plan.Phases.Max(p => p.Threads);
+    public int MaxSessions => Math.Max(1, Plan.Phases.Max(p => p.Threads));
 
     /// <summary>Reads and validates the <c>probe capture</c> options.</summary>
     public static PostgresCaptureRequest FromParse(ParseResult parse)
     {
-        if (parse.GetValue(CaptureOptions.Attach))
-        {
-            throw new BadInputException("--attach is available for --engine sqlserver only; for postgres give a --workload or --sql FILE");
-        }
-
-        foreach (var option in new Option[] { CaptureOptions.Proc, CaptureOptions.Xe, CaptureOptions.Encrypt, CaptureOptions.TrustServerCertificate, CaptureOptions.Application, CaptureOptions.Login, CaptureOptions.SessionIds, CaptureOptions.ResetServerState, CaptureOptions.Symbols, CaptureOptions.Offline })
+        var attach = parse.GetValue(CaptureOptions.Attach);
+        foreach (var option in new Option[] { CaptureOptions.Proc, CaptureOptions.Xe, CaptureOptions.Encrypt, CaptureOptions.TrustServerCertificate, CaptureOptions.ResetServerState, CaptureOptions.Symbols, CaptureOptions.Offline })
         {
             if (parse.GetResult(option) is { Implicit: false })
             {
                 throw new BadInputException($"{option.Name} applies to --engine sqlserver only");
             }
+        }
+
+        if (attach)
+        {
+            return ForAttach(parse);
+        }
+
+        if (new Option[] { CaptureOptions.Application, CaptureOptions.Login, CaptureOptions.SessionIds }.Any(o => parse.GetResult(o) is { Implicit: false }))
+        {
+            throw new BadInputException("--application, --login and --session-ids filter attach mode; a workload run watches its own sessions");
         }
 
         var scale = parse.GetValue(CaptureOptions.Scale) ?? PostgresWorkloadCatalog.DefaultScale;
@@ -87,6 +100,11 @@ public sealed record PostgresCaptureRequest
         }
 
         TimeSpan? duration = durationText is null ? null : DurationParser.Parse(durationText);
+        return Common(parse, workload, null, CapturePlan.Build(threads, !parse.GetValue(CaptureOptions.NoBaseline), duration, iterations), workload.Name);
+    }
+
+    private static PostgresCaptureRequest Common(ParseResult parse, WorkloadDefinition? workload, PostgresSessionFilter? attach, CapturePlan plan, string name)
+    {
         var cpu = parse.GetValue(CaptureOptions.Cpu)?.ToLowerInvariant();
         if (cpu is not (null or "perf" or "none"))
         {
@@ -107,11 +125,12 @@ public sealed record PostgresCaptureRequest
 
         var server = ReadServer(parse.GetValue(CaptureOptions.Server), parse.GetValue(CaptureOptions.PasswordEnv), parse.GetValue(CaptureOptions.Database), parse.GetValue(CaptureOptions.User));
         var output = parse.GetValue(CaptureOptions.Output)?.FullName
-            ?? Path.GetFullPath(Path.Combine("probe-runs", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + workload.Name));
+            ?? Path.GetFullPath(Path.Combine("probe-runs", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + name));
         return new PostgresCaptureRequest
         {
             Workload = workload,
-            Plan = CapturePlan.Build(threads, !parse.GetValue(CaptureOptions.NoBaseline), duration, iterations),
+            Attach = attach,
+            Plan = plan,
             Server = server,
             Output = output,
             Cpu = cpu,
@@ -124,6 +143,53 @@ public sealed record PostgresCaptureRequest
             Verbose = parse.GetValue(Infrastructure.GlobalOptions.Verbose),
             Options = OptionsAsGiven(parse),
         };
+    }
+
+    private static PostgresCaptureRequest ForAttach(ParseResult parse)
+    {
+        if (parse.GetValue(CaptureOptions.Server) is null)
+        {
+            throw new BadInputException("--attach needs --server: there is no embedded server to attach to (give e.g. --server 'Host=db1;Username=me;Database=app')");
+        }
+
+        foreach (var option in new Option[] { CaptureOptions.Workload, CaptureOptions.SqlFile, CaptureOptions.Threads, CaptureOptions.Iterations, CaptureOptions.NoBaseline, CaptureOptions.Scale })
+        {
+            if (parse.GetResult(option) is { Implicit: false })
+            {
+                throw new BadInputException($"{option.Name} does not apply to --attach: attach mode runs no workload, it watches the server's own sessions");
+            }
+        }
+
+        var duration = DurationParser.Parse(parse.GetValue(CaptureOptions.Duration) ?? "30s");
+        var filter = new PostgresSessionFilter
+        {
+            Database = parse.GetValue(CaptureOptions.Database),
+            Application = parse.GetValue(CaptureOptions.Application),
+            Login = parse.GetValue(CaptureOptions.Login),
+            Pids = ReadPids(parse.GetValue(CaptureOptions.SessionIds)),
+        };
+        return Common(parse, null, filter, new CapturePlan { Phases = [new PhasePlan(AttachPhase.Name, 0)], Duration = duration }, AttachPhase.Name);
+    }
+
+    private static IReadOnlyList<int> ReadPids(string? text)
+    {
+        if (text is null)
+        {
+            return [];
+        }
+
+        var pids = new List<int>();
+        foreach (var part in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (!int.TryParse(part, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || pid < 1)
+            {
+                throw new BadInputException($"--session-ids: '{part}' is not a backend pid (a positive whole number)");
+            }
+
+            pids.Add(pid);
+        }
+
+        return pids.Count > 0 ? pids : throw new BadInputException("--session-ids: give at least one backend pid, e.g. 123,456");
     }
 
     private static WorkloadDefinition ReadWorkload(string? name, FileInfo? sqlFile, double scale)

@@ -31,7 +31,7 @@ public static class CaptureCommand
                         return 0;
                     }
 
-                    var outcome = await ProgressReporter.RunAsync($"capture {request.Workload.Name} into {request.Output}", progress => PostgresCapture.RunAsync(request, progress, token));
+                    var outcome = await ProgressReporter.RunAsync($"capture {request.WorkloadName} into {request.Output}", progress => PostgresCapture.RunAsync(request, progress, token));
                     CaptureReport.Print(outcome, Console.Out);
                     return CaptureReport.ExitCode(outcome);
                 }),

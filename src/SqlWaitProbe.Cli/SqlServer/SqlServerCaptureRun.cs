@@ -115,55 +115,22 @@ public static class SqlServerCaptureRun
         return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, null);
     }
 
-    private static async Task AttachAsync(SqlServerCaptureRequest request, SqlServerCapture capture, CaptureManifest manifest, IProgress<string> progress, CancellationToken token)
+    private static Task AttachAsync(SqlServerCaptureRequest request, SqlServerCapture capture, CaptureManifest manifest, IProgress<string> progress, CancellationToken token)
     {
-        var phase = new PhaseContext("attach", 0, manifest.Writer.Root, []);
+        // SQL Server collectors filter the watched sessions themselves (server-side), so the phase lists none.
+        var phase = new PhaseContext(AttachPhase.Name, 0, manifest.Writer.Root, []);
         var collectors = new List<ICollector>([.. capture.CollectorsFor(phase), .. OsCollectors(request, OsCollectorPlan.IsLocal(new SqlServerConnectionFactory(request.Connection).DataSource))]);
-        var started = new List<ICollector>();
-        var outcomes = new List<CollectorOutcome>();
-        foreach (var c in collectors)
-        {
-            try
-            {
-                await c.StartAsync(phase, token);
-                started.Add(c);
-            }
-            catch (Exception e) when (e is not OperationCanceledException)
-            {
-                outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, SqlServerConnectionFactory.Redact(e.Message)));
-            }
-        }
+        return AttachPhase.RunAsync(phase, collectors, request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, Watching(request.Capture), SqlServerConnectionFactory.Redact, token);
+    }
 
-        phase.StartUtc = DateTime.UtcNow;
-        var duration = request.Plan.Duration ?? TimeSpan.FromSeconds(30);
-        progress.Report($"attached: collecting for {duration.TotalSeconds:0} s");
-        var interrupted = false;
-        try
-        {
-            await Task.Delay(duration, token);
-        }
-        catch (OperationCanceledException)
-        {
-            interrupted = true;
-        }
-
-        phase.EndUtc = DateTime.UtcNow;
-        using var budget = new CancellationTokenSource(TimeSpan.FromMinutes(interrupted ? 0.1 : 3));
-        foreach (var c in started)
-        {
-            try
-            {
-                outcomes.Add(await c.StopAsync(phase, budget.Token));
-            }
-            catch (Exception e)
-            {
-                outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, SqlServerConnectionFactory.Redact(e.Message)));
-            }
-        }
-
-        PhaseFiles.WriteSeries(phase, [], 0, phase.StartUtc);
-        manifest.AddPhase(new BundlePhase { Name = phase.Name, Threads = 0, StartUtc = phase.StartUtc, EndUtc = phase.EndUtc }, outcomes);
-        token.ThrowIfCancellationRequested();
+    private static string Watching(SqlServerCaptureSettings settings)
+    {
+        var filters = new List<string>();
+        if (settings.FilterDatabase is { } database) filters.Add("database " + database);
+        if (settings.FilterApplication is { } application) filters.Add("application " + application);
+        if (settings.FilterLogin is { } login) filters.Add("login " + login);
+        if (settings.FilterSessionIds.Count > 0) filters.Add("sessions " + string.Join(",", settings.FilterSessionIds));
+        return filters.Count == 0 ? "all user sessions" : "sessions of " + string.Join(", ", filters);
     }
 
     private static IEnumerable<ICollector> OsCollectors(SqlServerCaptureRequest request, bool local)

@@ -22,18 +22,21 @@ public static class ReportCharts
         if (a.Ledgers.Count > 0)
         {
             var names = a.Ledgers.Select(l => l.Phase).ToArray();
+            var attach = a.Ledgers.All(l => l.IsAttach);
+            double Part(double seconds, Analysis.Ledger.PhaseLedger l) => attach ? seconds : PerExec(seconds, l.Executions);
             var parts = new List<BarSeries>
             {
-                new("waits", a.Ledgers.Select(l => PerExec(l.WaitSeconds, l.Executions)).ToArray()),
-                new("CPU", a.Ledgers.Select(l => PerExec(l.CpuSeconds, l.Executions)).ToArray()),
+                new("waits", a.Ledgers.Select(l => Part(l.WaitSeconds, l)).ToArray()),
+                new("CPU", a.Ledgers.Select(l => Part(l.CpuSeconds, l)).ToArray()),
             };
             foreach (var cause in a.Ledgers.SelectMany(l => l.UnaccountedCauses.Select(c => c.Cause)).Distinct())
             {
-                parts.Add(new BarSeries(cause, a.Ledgers.Select(l => PerExec(l.UnaccountedCauses.Where(c => c.Cause == cause).Sum(c => c.Seconds), l.Executions)).ToArray()));
+                parts.Add(new BarSeries(cause, a.Ledgers.Select(l => Part(l.UnaccountedCauses.Where(c => c.Cause == cause).Sum(c => c.Seconds), l)).ToArray()));
             }
 
-            const string title = "Time ledger per execution";
-            charts.Add(("ledger", title, SvgChart.Bars(title, "ms per execution", names, parts, stacked: true)));
+            // An attach window ran no executions: its ledger is drawn in seconds of session time.
+            var title = attach ? "Time ledger of the watched sessions" : "Time ledger per execution";
+            charts.Add(("ledger", title, SvgChart.Bars(title, attach ? "seconds" : "ms per execution", names, parts, stacked: true)));
         }
 
         var withModules = a.Ledgers.Where(l => l.Modules.Count > 0).ToArray();

@@ -51,7 +51,7 @@ public static class HtmlReport
         sb.Append("<h2>Time ledger per phase</h2>\n");
         foreach (var l in a.Ledgers)
         {
-            sb.Append($"<h3>{E(l.Phase)}: {l.Threads} session(s), {l.Executions} executions, {F(l.ExecutionsPerSecond)}/s, {F(l.MsPerExecution)} ms per execution</h3>\n");
+            sb.Append($"<h3>{E(l.Phase)}: {E(l.Headline)}</h3>\n");
             var rows = new List<string[]>
             {
                 new[] { "session time", F(l.SessionSeconds), "100%", l.SessionSource },
@@ -131,11 +131,11 @@ public static class HtmlReport
         foreach (var l in a.Ledgers.Where(l => l.Modules.Count > 0))
         {
             sb.Append($"<h2>Modules of {E(a.Manifest.ServerProcess)} in {E(l.Phase)} (kernel share {(l.KernelShare is { } k ? Pct(k) : "n/a")})</h2>\n");
-            Table(sb, ["module", "kernel", "exclusive", "inclusive", "CPU ms/exec"],
-                l.Modules.Take(12).Select(x => new[] { x.Module, x.Kernel ? "yes" : "", Pct(x.ExclusiveShare), Pct(x.InclusiveShare), F(x.CpuMsPerExecution) }), 2, 3, 4);
+            Table(sb, ["module", "kernel", "exclusive", "inclusive", l.CpuColumn],
+                l.Modules.Take(12).Select(x => new[] { x.Module, x.Kernel ? "yes" : "", Pct(x.ExclusiveShare), Pct(x.InclusiveShare), F(l.CpuFor(x.ExclusiveShare, x.CpuMsPerExecution)) }), 2, 3, 4);
             if (l.Tags.Count > 0)
             {
-                Table(sb, ["stack tag", "share", "CPU ms/exec"], l.Tags.Take(12).Select(t => new[] { t.Tag, Pct(t.Share), F(t.CpuMsPerExecution) }), 1, 2);
+                Table(sb, ["stack tag", "share", l.CpuColumn], l.Tags.Take(12).Select(t => new[] { t.Tag, Pct(t.Share), F(l.CpuFor(t.Share, t.CpuMsPerExecution)) }), 1, 2);
             }
         }
     }

@@ -137,7 +137,7 @@ public static class MarkdownReport
 
     private static void AppendLedger(StringBuilder sb, PhaseLedger l)
     {
-        sb.Append($"### {l.Phase} — {l.Threads} session(s), {l.Executions} executions, {F(l.ExecutionsPerSecond)}/s, {F(l.MsPerExecution)} ms per execution\n\n");
+        sb.Append($"### {l.Phase} — {l.Headline}\n\n");
         sb.Append("| part | seconds | share | source |\n|---|---:|---:|---|\n");
         sb.Append($"| session time | {F(l.SessionSeconds)} | 100% | {l.SessionSource} |\n");
         sb.Append($"| waits | {F(l.WaitSeconds)} | {Share(l.WaitSeconds, l)} | {(l.WaitsCaptured ? "waits.csv" : "not captured")} |\n");
@@ -170,18 +170,18 @@ public static class MarkdownReport
 
         foreach (var l in a.Ledgers.Where(l => l.Modules.Count > 0))
         {
-            sb.Append($"## Modules of {a.Manifest.ServerProcess} in {l.Phase} (kernel share {(l.KernelShare is { } k ? Pct(k) : "n/a")})\n\n| module | kernel | exclusive | inclusive | CPU ms/exec |\n|---|---|---:|---:|---:|\n");
+            sb.Append($"## Modules of {a.Manifest.ServerProcess} in {l.Phase} (kernel share {(l.KernelShare is { } k ? Pct(k) : "n/a")})\n\n| module | kernel | exclusive | inclusive | {l.CpuColumn} |\n|---|---|---:|---:|---:|\n");
             foreach (var x in l.Modules.Take(12))
             {
-                sb.Append($"| {Cell(x.Module)} | {(x.Kernel ? "yes" : "")} | {Pct(x.ExclusiveShare)} | {Pct(x.InclusiveShare)} | {F(x.CpuMsPerExecution)} |\n");
+                sb.Append($"| {Cell(x.Module)} | {(x.Kernel ? "yes" : "")} | {Pct(x.ExclusiveShare)} | {Pct(x.InclusiveShare)} | {F(l.CpuFor(x.ExclusiveShare, x.CpuMsPerExecution))} |\n");
             }
 
             if (l.Tags.Count > 0)
             {
-                sb.Append($"\n| stack tag ({l.Phase}) | share | CPU ms/exec |\n|---|---:|---:|\n");
+                sb.Append($"\n| stack tag ({l.Phase}) | share | {l.CpuColumn} |\n|---|---:|---:|\n");
                 foreach (var t in l.Tags.Take(12))
                 {
-                    sb.Append($"| {Cell(t.Tag)} | {Pct(t.Share)} | {F(t.CpuMsPerExecution)} |\n");
+                    sb.Append($"| {Cell(t.Tag)} | {Pct(t.Share)} | {F(l.CpuFor(t.Share, t.CpuMsPerExecution))} |\n");
                 }
             }
 

@@ -42,7 +42,9 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
         {
             cancellationToken.ThrowIfCancellationRequested();
             progress.Report($"rendering the flame graph of {phase.Name}");
-            var title = $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions";
+            var title = analysis.Ledgers.FirstOrDefault(l => l.Phase == phase.Name) is { IsAttach: true } attached
+                ? $"{phase.Name}: {attached.WatchedSessions} session(s) watched"
+                : $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions";
             var serverStacks = server.Length == 0 ? phase.Stacks! : phase.Stacks!.OnlyProcess(server);
             var svg = renderer.Render(serverStacks, ReferenceEquals(serverStacks, phase.Stacks) ? title : $"{title} — {server}");
             FlameGraphs[phase.Name] = svg;

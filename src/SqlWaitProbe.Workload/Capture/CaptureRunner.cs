@@ -14,8 +14,8 @@ namespace SqlWaitProbe.Workload.Capture;
 /// </summary>
 public sealed class CaptureRunner
 {
-    private static readonly TimeSpan StopBudget = TimeSpan.FromMinutes(3);
-    private static readonly TimeSpan InterruptedStopBudget = TimeSpan.FromSeconds(6);
+    internal static readonly TimeSpan StopBudget = TimeSpan.FromMinutes(3);
+    internal static readonly TimeSpan InterruptedStopBudget = TimeSpan.FromSeconds(6);
     private readonly IWorkloadTarget _target;
     private readonly CapturePlan _plan;
     private readonly Func<PhaseContext, IReadOnlyList<ICollector>> _collectors;
@@ -178,52 +178,11 @@ public sealed class CaptureRunner
         return summary;
     }
 
-    private static async Task StartCollectorsAsync(IReadOnlyList<ICollector> collectors, PhaseContext context, List<ICollector> started, List<CollectorOutcome> outcomes, CancellationToken cancellationToken)
-    {
-        await Task.WhenAll(collectors.Select(async c =>
-        {
-            try
-            {
-                await c.StartAsync(context, cancellationToken);
-                lock (started)
-                {
-                    started.Add(c);
-                }
-            }
-            catch (Exception e) when (e is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
-            {
-                Log.Warning("collector {Collector} did not start: {Error}", c.Name, e.Message);
-                lock (outcomes)
-                {
-                    outcomes.Add(new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, e.Message));
-                }
-            }
-        }));
-    }
+    private static Task StartCollectorsAsync(IReadOnlyList<ICollector> collectors, PhaseContext context, List<ICollector> started, List<CollectorOutcome> outcomes, CancellationToken cancellationToken) =>
+        CollectorLifecycle.StartAsync(collectors, context, started, outcomes, static m => m, cancellationToken);
 
-    private static async Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit)
-    {
-        // Collectors stop on their own clock: the capture's token may already be cancelled by Ctrl+C.
-        using var budget = new CancellationTokenSource(limit);
-        await Task.WhenAll(started.Select(async c =>
-        {
-            CollectorOutcome outcome;
-            try
-            {
-                outcome = await c.StopAsync(context, budget.Token);
-            }
-            catch (Exception e)
-            {
-                Log.Warning("collector {Collector} failed while stopping: {Error}", c.Name, e.Message);
-                outcome = new CollectorOutcome(c.Name, CollectorStatus.Failed, 0, e.Message);
-            }
-
-            lock (outcomes)
-            {
-                outcomes.Add(outcome);
-            }
-        }));
-    }
+    private static Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit) =>
+        CollectorLifecycle.StopAsync(started, context, outcomes, limit, static m => m);
 
     private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowStart)
     {
