@@ -12,6 +12,13 @@ shift $(( $# > 2 ? 2 : $# ))
 extra=("$@")
 source "$(dirname "$0")/lib/pg-server.sh"
 
+# As the embedded server does: pg_wait_sampling preloaded when it is installed, so waits come from it.
+if [ -f "$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)/pg_wait_sampling.so" ]; then
+  echo "shared_preload_libraries = 'pg_wait_sampling'" >> "$work/data/postgresql.conf"
+  "${run_as[@]}" "$bin/pg_ctl" restart -w -D "$work/data" -l "$work/server.log" >/dev/null
+  bench_psql -c "CREATE EXTENSION pg_wait_sampling"
+fi
+
 rows=${ROWS:-40000}
 echo "preparing a $rows-row table..." >&2
 bench_psql -c "CREATE EXTENSION IF NOT EXISTS pgcrypto" \

@@ -1,4 +1,4 @@
-# Sourced by the benchmarks: builds the probe (Release) and starts one throw-away PostgreSQL server with the
+# Sourced by the benchmarks: builds the probe as ./probe does and starts one throw-away PostgreSQL server with the
 # embedded server's settings on a private socket. Sets: root, bin, work, port, run_as, conn (Npgsql string),
 # probe (command array). The server and the folder are removed on exit.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -11,9 +11,13 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 bench_cleanup() { "${run_as[@]}" "$bin/pg_ctl" stop -m fast -D "$work/data" >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap bench_cleanup EXIT
 
-echo "building probe (Release)..." >&2
-dotnet build -c Release "$root/src/SqlWaitProbe.Cli" -o "$work/probe" -v q -nologo >/dev/null
-probe=(dotnet "$work/probe/probe.dll")
+if [ -n "${PROBE_DLL:-}" ]; then
+  probe=(dotnet "$PROBE_DLL")   # benchmark a given build instead
+else
+  # The same build users run: the ./probe launcher's (Release, ReadyToRun where available).
+  "$root/probe" --version >/dev/null
+  probe=(dotnet "$root/artifacts/probe/probe.dll")
+fi
 
 "${run_as[@]}" "$bin/initdb" -D "$work/data" -U postgres --auth=trust --no-sync >/dev/null
 cat >> "$work/data/postgresql.conf" <<CONF

@@ -111,7 +111,7 @@ public static class BundleAnalyzer
             foreach (var p in phases)
             {
                 notes.Add(p.Overhead is { } o
-                    ? $"phase {p.Name}: cost of the collectors including the XE sessions ({string.Join(", ", xe)}, debug-channel events): {FindingRules.Pct(o.SlowdownFraction)} slowdown, {o.InstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} executions/s instrumented vs {o.UninstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} without [overhead.json]"
+                    ? $"phase {p.Name}: cost of the collectors including the XE sessions ({string.Join(", ", xe)}, debug-channel events): {FindingRules.Pct(o.SlowdownFraction)} slowdown, {o.InstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} executions/s instrumented vs {o.UninstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} without, {o.Describe()} [overhead.json]"
                     : $"phase {p.Name}: the cost of the XE sessions ({string.Join(", ", xe)}, debug-channel events) was not measured (no overhead.json); compare with a capture without --xe");
             }
         }

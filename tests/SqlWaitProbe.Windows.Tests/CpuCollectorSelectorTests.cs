@@ -12,7 +12,7 @@ public sealed class CpuCollectorSelectorTests
     [InlineData("ETW", 2000, true, CpuStackSource.Etw, OsCounterSource.Pdh, "CPU stacks: ETW kernel sampling at 0.5 ms (TraceEvent)")]
     [InlineData("etw", 997, true, CpuStackSource.Etw, OsCounterSource.Pdh, "CPU stacks: ETW kernel sampling at 1.003 ms (TraceEvent)")]
     [InlineData("none", null, true, CpuStackSource.None, OsCounterSource.Pdh, "CPU stacks: none (--cpu none)")]
-    [InlineData(null, null, false, CpuStackSource.Perf, OsCounterSource.Proc, "CPU stacks: perf record -a -g -F 997")]
+    [InlineData(null, null, false, CpuStackSource.Perf, OsCounterSource.Proc, "CPU stacks: perf record -a -g -F 499")]
     [InlineData("perf", 499, false, CpuStackSource.Perf, OsCounterSource.Proc, "CPU stacks: perf record -a -g -F 499")]
     [InlineData("none", 997, false, CpuStackSource.None, OsCounterSource.Proc, "CPU stacks: none (--cpu none)")]
     public void Chooses_collectors_per_os_and_option(string? cpu, int? hz, bool windows, CpuStackSource stacks, OsCounterSource counters, string description)

@@ -159,9 +159,13 @@ public static class FindingRules
         {
             $"{F(overhead.InstrumentedPerSecond)} executions/s instrumented vs {F(overhead.UninstrumentedPerSecond)} without collectors, {overhead.Describe()} [overhead.json, {overhead.Method}]",
         };
-        if (overhead.WithinNoise)
+        if (overhead.RatioHigh is null)
         {
             // Said plainly so nobody files a slowdown the measurement cannot resolve.
+            evidence.Add($"too few executions before the collectors started ({overhead.UninstrumentedExecutions?.ToString(CultureInfo.InvariantCulture) ?? "not recorded"}) to tell a slowdown from noise; longer phases (--duration) resolve it");
+        }
+        else if (overhead.WithinNoise)
+        {
             evidence.Add("the interval reaches 1: at this phase length the slowdown is within the spread of execution times; longer phases (--duration) narrow it");
         }
 

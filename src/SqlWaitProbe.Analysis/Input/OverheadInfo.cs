@@ -24,8 +24,11 @@ public sealed record OverheadInfo(double InstrumentedPerSecond, double Uninstrum
     /// <summary>Fraction of throughput lost to the collectors (1 − ratio, never negative).</summary>
     public double SlowdownFraction => Math.Max(0, 1 - Ratio);
 
-    /// <summary>True when the interval is known and reaches 1: the slowdown is within the noise of the two windows.</summary>
-    public bool WithinNoise => RatioHigh is { } high && high >= 1;
+    /// <summary>
+    /// True when the slowdown cannot be told from noise: the interval reaches 1, or there were too few executions
+    /// for an interval at all.
+    /// </summary>
+    public bool WithinNoise => RatioHigh is not { } high || high >= 1;
 
     /// <summary>"ratio 0.962 (95 % interval 0.921–1.004, 14 and 61 executions)", for evidence lines.</summary>
     public string Describe()

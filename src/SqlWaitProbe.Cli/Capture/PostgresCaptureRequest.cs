@@ -36,7 +36,7 @@ public sealed record PostgresCaptureRequest
     public string? Cpu { get; init; }
 
     /// <summary>perf sampling frequency.</summary>
-    public int SampleHz { get; init; } = 997;
+    public int SampleHz { get; init; } = 499;
 
     /// <summary>perf data cap per phase.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;

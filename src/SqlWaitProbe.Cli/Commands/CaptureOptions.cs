@@ -73,8 +73,8 @@ public static class CaptureOptions
     /// <summary><c>--sample-hz</c>.</summary>
     public static readonly Option<int> SampleHz = new("--sample-hz")
     {
-        Description = "CPU sampling frequency in Hz (perf -F; ETW interval = 1000/Hz ms).",
-        DefaultValueFactory = _ => 997,
+        Description = "CPU sampling frequency in Hz (perf -F, default 499; ETW interval = 1000/Hz ms, default 1 ms as PerfView).",
+        DefaultValueFactory = _ => 499,
     };
 
     /// <summary><c>--cpu</c>: none, perf or etw.</summary>

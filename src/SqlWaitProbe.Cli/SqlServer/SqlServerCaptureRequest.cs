@@ -32,7 +32,7 @@ public sealed record SqlServerCaptureRequest
     public string? Cpu { get; init; }
 
     /// <summary>Sampling frequency.</summary>
-    public int SampleHz { get; init; } = 997;
+    public int SampleHz { get; init; } = 499;
 
     /// <summary>True when <c>--sample-hz</c> was given; otherwise ETW keeps its own 1 ms default.</summary>
     public bool SampleHzGiven { get; init; }

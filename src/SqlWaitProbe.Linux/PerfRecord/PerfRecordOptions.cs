@@ -4,7 +4,7 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 public sealed record PerfRecordOptions
 {
     /// <summary>Sampling frequency (<c>perf record -F</c>).</summary>
-    public int SampleHz { get; init; } = 997;
+    public int SampleHz { get; init; } = 499;
 
     /// <summary>Largest perf data file per phase, in MB (<c>--max-size</c>).</summary>
     public int MaxMegabytes { get; init; } = 1024;

@@ -5,7 +5,7 @@ namespace SqlWaitProbe.Windows.Selection;
 /// <param name="Counters">The OS counter collector.</param>
 /// <param name="EtwIntervalMSec">ETW profile interval in milliseconds, when <see cref="Stacks"/> is ETW.</param>
 /// <param name="PerfHz">perf sampling frequency, when <see cref="Stacks"/> is perf.</param>
-/// <param name="Description">The stacks line of the dry run, e.g. <c>CPU stacks: perf record -a -g -F 997</c>.</param>
+/// <param name="Description">The stacks line of the dry run, e.g. <c>CPU stacks: perf record -a -g -F 499</c>.</param>
 /// <param name="CountersDescription">The counters line of the dry run.</param>
 public sealed record CpuCollectorChoice(
     CpuStackSource Stacks,

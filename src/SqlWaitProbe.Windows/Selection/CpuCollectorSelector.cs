@@ -17,7 +17,7 @@ public static class CpuCollectorSelector
     public const string PerfNeedsLinux = "perf CPU sampling needs Linux; on Windows use --cpu etw";
 
     /// <summary>perf's default frequency: a prime, so sampling does not run in lockstep with periodic work.</summary>
-    public const int DefaultPerfHz = 997;
+    public const int DefaultPerfHz = 499;
 
     /// <summary>ETW's default profile interval, as PerfView uses.</summary>
     public const double DefaultEtwIntervalMSec = 1.0;
