@@ -57,6 +57,44 @@ public sealed class CaptureLimitsTests
         Assert.NotNull(DiskSpace.FreeMegabytes(Path.Combine(folder, "not", "yet", "created")));
     }
 
+    [SmallDiskFact]
+    public async Task A_disk_filling_up_during_a_capture_stops_it_as_interrupted_with_reason_disk_and_keeps_the_bundle()
+    {
+        using var disk = SmallDiskFactAttribute.Mount(300);
+        var dir = Path.Combine(disk.Folder, "bundle");
+        using var probe = ProbeProcess.Start(
+            "capture", "--workload", "noop", "--threads", "2", "--duration", "60s", "--no-baseline", "--cpu", "none", "--min-free-disk-mb", "150", "-o", dir);
+
+        // Once the load phase runs, another process fills the disk to a few MB: below the threshold, and too
+        // little for the phase's executions.csv, so the capture also meets a full disk while writing.
+        var log = Path.Combine(dir, BundlePaths.Log);
+        var clock = Stopwatch.StartNew();
+        while (!(File.Exists(log) && File.ReadAllText(log).Contains("embedded PostgreSQL ready", StringComparison.Ordinal)) && clock.Elapsed < TimeSpan.FromSeconds(60))
+        {
+            await Task.Delay(200);
+        }
+
+        await Task.Delay(3000);
+        var filled = Stopwatch.StartNew();
+        await using (var filler = File.Create(Path.Combine(disk.Folder, "filler.bin")))
+        {
+            filler.Write(new byte[new DriveInfo(disk.Folder).AvailableFreeSpace - 4 * 1024 * 1024]);
+        }
+
+        var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(90));
+
+        Assert.True(exit == 130, $"exit {exit}: {stderr}");
+        Assert.True(filled.Elapsed < TimeSpan.FromSeconds(30), $"stopped {filled.Elapsed} after the disk filled");
+        Assert.DoesNotContain("unexpected error", stderr);
+        Assert.Contains("interrupted: disk", stdout);
+        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, BundlePaths.Manifest));
+        Assert.Equal(BundleStatus.Interrupted, manifest.Status);
+        Assert.Equal("disk", manifest.Reason);
+        Assert.Empty(Directory.GetFiles(dir, "*.tmp", SearchOption.AllDirectories));
+        using var bundle = CaptureBundle.Open(dir);
+        Assert.Empty(bundle.VerifyFiles());
+    }
+
     [Fact]
     public async Task Max_duration_stops_the_capture_as_interrupted_and_the_bundle_analyses()
     {

@@ -154,13 +154,13 @@ public static class CaptureOptions
     /// <summary>Attach-mode login filter.</summary>
     public static readonly Option<string?> Login = new("--login")
     {
-        Description = "Attach mode: only sessions of this login.",
+        Description = "Attach mode: only sessions of this login (sqlserver) or role (postgres).",
     };
 
     /// <summary>Attach-mode session filter.</summary>
     public static readonly Option<string?> SessionIds = new("--session-ids")
     {
-        Description = "Attach mode: only these session ids (comma list).",
+        Description = "Attach mode: only these session ids (sqlserver) or backend pids (postgres), comma list.",
     };
 
     /// <summary><c>--reset-server-state</c>.</summary>

@@ -39,6 +39,12 @@ public static class CommandRunner
             await Console.Error.WriteLineAsync("probe: interrupted.");
             return (int)ExitCode.Interrupted;
         }
+        catch (Exception e) when (DiskFull.Is(e))
+        {
+            await Console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); free some space and run the command again");
+            Log.Debug(e, "disk full");
+            return (int)ExitCode.Failure;
+        }
         catch (Exception e)
         {
             await Console.Error.WriteLineAsync($"probe: unexpected error: {e.GetType().Name}: {e.Message.Split('\n')[0]} (details in the log; rerun with -v)");

@@ -48,8 +48,17 @@ public sealed class BundleWriter
 
         var path = Path.Combine(Root, BundlePaths.Manifest);
         var temp = path + ".tmp";
-        File.WriteAllText(temp, JsonSerializer.Serialize(manifest, ProbeJson.Options));
-        File.Move(temp, path, overwrite: true);
+        try
+        {
+            File.WriteAllText(temp, JsonSerializer.Serialize(manifest, ProbeJson.Options));
+            File.Move(temp, path, overwrite: true);
+        }
+        catch (IOException)
+        {
+            Errors.DiskFull.TryDelete(temp);
+            throw;
+        }
+
         return manifest;
     }
 

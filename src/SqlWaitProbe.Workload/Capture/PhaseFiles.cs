@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Workload.Driver;
 
@@ -117,12 +118,21 @@ public static class PhaseFiles
     public static void WriteAtomically(string path, Action<TextWriter> write)
     {
         var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false), 1 << 16))
+        try
         {
-            write(writer);
-        }
+            using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false), 1 << 16))
+            {
+                write(writer);
+            }
 
-        File.Move(temp, path, overwrite: true);
+            File.Move(temp, path, overwrite: true);
+        }
+        catch (IOException)
+        {
+            // A full disk: give the space back so the manifest can still be written.
+            DiskFull.TryDelete(temp);
+            throw;
+        }
     }
 
     private static string Ms(long ticks) => (ticks * 1000.0 / Stopwatch.Frequency).ToString("0.000", CultureInfo.InvariantCulture);
