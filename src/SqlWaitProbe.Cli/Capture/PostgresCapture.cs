@@ -125,25 +125,10 @@ public static class PostgresCapture
                 }
             }
         }
-        catch (OperationCanceledException) when (cancel.IsCancellationRequested)
-        {
-            status = BundleStatus.Interrupted;
-            reason = signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration");
-        }
-        catch (Exception e) when (DiskFull.Is(e))
-        {
-            // The disk filled faster than the free-space watch could stop the capture, while a file was being
-            // written: that file's space is given back, and the bundle ends as interrupted with what it holds.
-            status = BundleStatus.Interrupted;
-            reason = "disk";
-            Log.Warning("the disk filled while the capture was writing ({Error}); the files written before are kept", e.Message);
-        }
         catch (Exception e)
         {
-            status = BundleStatus.Failed;
-            reason = Analysis.FailureReason(e);
-            Log.Debug(e, "capture failed");
-            failure = e;
+            (status, reason, failure) = Analysis.Ending(e, cancel.IsCancellationRequested,
+                signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration"));
         }
         finally
         {

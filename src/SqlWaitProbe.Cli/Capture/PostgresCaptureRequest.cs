@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Workloads;
+using SqlWaitProbe.Windows.Selection;
 using SqlWaitProbe.Workload.Capture;
 using SqlWaitProbe.Workload.Options;
 
@@ -36,7 +37,7 @@ public sealed record PostgresCaptureRequest
     public string? Cpu { get; init; }
 
     /// <summary>perf sampling frequency.</summary>
-    public int SampleHz { get; init; } = 499;
+    public int SampleHz { get; init; } = CpuCollectorSelector.DefaultPerfHz;
 
     /// <summary>perf data cap per phase.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;

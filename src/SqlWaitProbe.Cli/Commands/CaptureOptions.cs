@@ -1,4 +1,5 @@
 using System.CommandLine;
+using SqlWaitProbe.Windows.Selection;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -74,7 +75,7 @@ public static class CaptureOptions
     public static readonly Option<int> SampleHz = new("--sample-hz")
     {
         Description = "CPU sampling frequency in Hz (perf -F, default 499; ETW interval = 1000/Hz ms, default 1 ms as PerfView).",
-        DefaultValueFactory = _ => 499,
+        DefaultValueFactory = _ => CpuCollectorSelector.DefaultPerfHz,
     };
 
     /// <summary><c>--cpu</c>: none, perf or etw.</summary>

@@ -8,6 +8,7 @@ using SqlWaitProbe.SqlServer.Capture;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
+using SqlWaitProbe.Windows.Selection;
 using SqlWaitProbe.Workload.Capture;
 using SqlWaitProbe.Workload.Options;
 
@@ -32,7 +33,7 @@ public sealed record SqlServerCaptureRequest
     public string? Cpu { get; init; }
 
     /// <summary>Sampling frequency.</summary>
-    public int SampleHz { get; init; } = 499;
+    public int SampleHz { get; init; } = CpuCollectorSelector.DefaultPerfHz;
 
     /// <summary>True when <c>--sample-hz</c> was given; otherwise ETW keeps its own 1 ms default.</summary>
     public bool SampleHzGiven { get; init; }

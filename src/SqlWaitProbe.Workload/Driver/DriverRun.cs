@@ -12,7 +12,6 @@ namespace SqlWaitProbe.Workload.Driver;
 /// </summary>
 public sealed class DriverRun
 {
-    private readonly ManualResetEventSlim _barrier = new(false);
     private readonly TaskCompletionSource _released = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task[] _loops;
     private volatile bool _stopping;
@@ -27,10 +26,11 @@ public sealed class DriverRun
             var session = sessions[i];
             var buffer = Buffers[i];
             _loops[i] = session.Io == SessionIo.Asynchronous
-                ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None)
+                ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, blocking: false, cancellationToken), CancellationToken.None)
 
-                // One dedicated thread per blocking session: it never hops threads and never starves the pool.
-                : Task.Factory.StartNew(() => Loop(session, buffer, iterationsPerSession, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                // One dedicated thread per blocking session: its loop never suspends, so it never hops threads and
+                // never starves the pool.
+                : Task.Factory.StartNew(() => LoopAsync(session, buffer, iterationsPerSession, blocking: true, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
         }
     }
 
@@ -55,7 +55,6 @@ public sealed class DriverRun
     {
         var now = Stopwatch.GetTimestamp();
         Interlocked.Exchange(ref _releaseTimestamp, now);
-        _barrier.Set();
         _released.TrySetResult();
         return now;
     }
@@ -64,15 +63,25 @@ public sealed class DriverRun
     public void Stop()
     {
         _stopping = true;
-        _barrier.Set();
         _released.TrySetResult();
     }
 
-    private void Loop(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
+    /// <summary>
+    /// One session's loop. A blocking session (<paramref name="blocking"/>) waits for the barrier, each execution and
+    /// each error back-off on its own thread, so this method never suspends; an asynchronous one awaits them.
+    /// </summary>
+    private async Task LoopAsync(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, bool blocking, CancellationToken cancellationToken)
     {
         try
         {
-            _barrier.Wait(cancellationToken);
+            if (blocking)
+            {
+                _released.Task.Wait(cancellationToken);
+            }
+            else
+            {
+                await _released.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
         }
         catch (OperationCanceledException)
         {
@@ -87,7 +96,8 @@ public sealed class DriverRun
             try
             {
                 var pending = session.ExecuteAsync(cancellationToken);
-                var rows = pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();
+                var rows = !blocking ? await pending.ConfigureAwait(false)
+                    : pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();
                 buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), rows, null));
                 consecutiveErrors = 0;
             }
@@ -97,55 +107,26 @@ public sealed class DriverRun
                 consecutiveErrors++;
 
                 // A broken connection fails instantly; back off so it does not spin a CPU the server needs.
-                Thread.Sleep(Math.Min(1000, 10 * consecutiveErrors));
+                var backoff = Math.Min(1000, 10 * consecutiveErrors);
+                if (blocking)
+                {
+                    Thread.Sleep(backoff);
+                }
+                else
+                {
+                    try
+                    {
+                        await Task.Delay(backoff, cancellationToken).ConfigureAwait(false);
+                    }
+                    catch (OperationCanceledException)
+                    {
+                        return;
+                    }
+                }
             }
             catch (Exception)
             {
                 // The error was caused by the interruption itself: the loop simply ends.
-                return;
-            }
-
-            done++;
-        }
-    }
-
-    private async Task LoopAsync(IWorkloadSession session, ExecutionBuffer buffer, long? iterations, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await _released.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-            return;
-        }
-
-        long done = 0;
-        var consecutiveErrors = 0;
-        while (!_stopping && !cancellationToken.IsCancellationRequested && (iterations is null || done < iterations))
-        {
-            var start = Stopwatch.GetTimestamp();
-            try
-            {
-                var rows = await session.ExecuteAsync(cancellationToken).ConfigureAwait(false);
-                buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), rows, null));
-                consecutiveErrors = 0;
-            }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
-            {
-                buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), 0, FirstLine(e.Message)));
-                consecutiveErrors++;
-                try
-                {
-                    await Task.Delay(Math.Min(1000, 10 * consecutiveErrors), cancellationToken).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException)
-                {
-                    return;
-                }
-            }
-            catch (Exception)
-            {
                 return;
             }
 
