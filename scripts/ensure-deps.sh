@@ -13,7 +13,10 @@ pg_major() {
 quiet=0
 [ "${1:-}" = "--quiet" ] && quiet=1
 missing=()
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# Output is read whole before matching: with pipefail, `cmd | grep -q` fails when grep stops reading early and
+# cmd dies of SIGPIPE, which made present packages look missing and available ones unavailable.
+have_pkg() { local s; s=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true); [[ "$s" == *"install ok installed"* ]]; }
+can_install() { local p; p=$(apt-cache policy "$1" 2>/dev/null || true); [[ "$p" =~ Candidate:\ [0-9] ]]; }
 
 major=$(pg_major)
 for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium librsvg2-bin fonts-dejavu-core; do
@@ -36,7 +39,7 @@ apt-get update -q
 # Install only what this distribution has (pg_wait_sampling is optional: waits then come from pg_stat_activity).
 available=()
 for pkg in "${missing[@]}"; do
-  if apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+  if can_install "$pkg"; then
     available+=("$pkg")
   else
     echo "ensure-deps: $pkg is not available from the configured apt sources; continuing without it"
@@ -48,7 +51,7 @@ if [ ${#available[@]} -gt 0 ]; then
 fi
 # The server's major version is known only once it is installed.
 wait_sampling="postgresql-$(pg_major)-pg-wait-sampling"
-if ! have_pkg "$wait_sampling" && apt-cache policy "$wait_sampling" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+if ! have_pkg "$wait_sampling" && can_install "$wait_sampling"; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$wait_sampling"
 fi
 echo "ensure-deps: done."
