@@ -31,8 +31,17 @@ public sealed record AnalysisResult
     /// <summary>The module whose per-execution cost grows fastest, or null.</summary>
     public GrowthRow? FastestGrowing { get; init; }
 
-    /// <summary>Call paths into <see cref="FastestGrowing"/> in the load phase.</summary>
+    /// <summary>Call paths into <see cref="CallPathsModule"/> in the load phase.</summary>
     public IReadOnlyList<CallPath> CallPathsIntoFastest { get; init; } = [];
+
+    /// <summary>
+    /// The module the call paths lead into: <see cref="FastestGrowing"/> when per-execution CPU grew materially, else the
+    /// heaviest module of the load phase; null without stacks.
+    /// </summary>
+    public string? CallPathsModule { get; init; }
+
+    /// <summary>Why <see cref="CallPathsModule"/> was chosen, for the reports' heading (e.g. <c>fastest-growing module</c>).</summary>
+    public string CallPathsWhy { get; init; } = "";
 
     /// <summary>Strong kernel-CPU correlations.</summary>
     public IReadOnlyList<SeriesCorrelationResult> Correlations { get; init; } = [];

@@ -34,9 +34,24 @@ public static class BundleAnalyzer
         var fastest = Growth.FastestGrowing(byThreads);
         IReadOnlyList<CallPath> paths = [];
         var process = manifest.ServerProcess.Length > 0 ? manifest.ServerProcess : null;
-        if (fastest is not null && partial.Load is { } load && partial.PhaseOf(load).Stacks is { } loadStacks)
+        string? pathsModule = null;
+        var pathsWhy = "";
+        var main = partial.Load ?? (ledgers.Length == 1 ? ledgers[0] : null);
+        if (main is not null && partial.PhaseOf(main).Stacks is { } mainStacks)
         {
-            paths = CallPaths.IntoModule(loadStacks, process, fastest.Module, fastest.Kernel);
+            // Without material growth there is no fastest-growing module to follow; the heaviest one still shows where
+            // the time goes.
+            var (module, kernel) = fastest is not null
+                ? (fastest.Module, fastest.Kernel)
+                : main.Modules.OrderByDescending(m => m.ExclusiveShare).Select(m => (m.Module, m.Kernel)).FirstOrDefault();
+            if (module is not null)
+            {
+                paths = CallPaths.IntoModule(mainStacks, process, module, kernel);
+                pathsModule = module;
+                pathsWhy = fastest is not null ? "fastest-growing module"
+                    : byThreads.Length > 1 ? $"heaviest module in {main.Phase}; no module's per-execution CPU grew materially"
+                    : $"heaviest module in {main.Phase}";
+            }
         }
 
         var focusViews = new List<(string, CallerCalleeResult)>();
@@ -58,6 +73,8 @@ public static class BundleAnalyzer
             Scalability = Growth.Scalability(phases, ledgers),
             FastestGrowing = fastest,
             CallPathsIntoFastest = paths,
+            CallPathsModule = pathsModule,
+            CallPathsWhy = pathsWhy,
             Correlations = phases.SelectMany(SeriesCorrelation.Compute).ToArray(),
             Focus = focusViews,
             DataQuality = DataQualityNotes(manifest, phases),

@@ -26,13 +26,54 @@ public sealed class FindingRulesTests
     }
 
     [Fact]
-    public void Waits_explaining_little_of_session_time()
+    public void Waits_explaining_little_while_cpu_covers_the_rest_is_information_not_missing_time()
     {
         var a = Analyze.Crafted(new CraftedBundle().Phase("load", 1, 100, 10).Sessions("load", 900).Wait("load", "SOS_SCHEDULER_YIELD", 40));
 
         var f = Single(a, "waits-explain-little");
-        Assert.Equal("In load, waits explain 4% of session time; 96% is CPU or unaccounted", f.Title);
+        Assert.Equal("In load, waits explain 4% of session time and CPU 90%: the stacks, not the waits, show where the time goes", f.Title);
+        Assert.Equal(Severities.Info, f.Severity);
+    }
+
+    [Fact]
+    public void Time_that_is_neither_waits_nor_cpu_is_missing_and_critical()
+    {
+        var a = Analyze.Crafted(new CraftedBundle().Phase("load", 1, 100, 10).Sessions("load", 300).Wait("load", "SOS_SCHEDULER_YIELD", 40));
+
+        var f = Single(a, "waits-explain-little");
+        Assert.Equal("In load, 66% of session time is neither waits (4%) nor CPU (30%)", f.Title);
         Assert.Equal(Severities.Critical, f.Severity);
+        Assert.Contains("unaccounted 0.66 s [session − waits − CPU]", f.Evidence);
+    }
+
+    [Fact]
+    public void Without_material_growth_no_share_or_fastest_module_is_named_and_paths_follow_the_heaviest_module()
+    {
+        // Per-execution CPU 5 ms → 5.2 ms (+4%): module differences are noise.
+        var a = Analyze.Crafted(TwoPhases(loadMs: 10, baseCpu: 500, loadCpu: 2080)
+            .Stack("baseline", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 60).Stack("baseline", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 40)
+            .Stack("load", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 58).Stack("load", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 40)
+            .Stack("load", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc;ntoskrnl!MiZeroPage_[k]", 2));
+
+        Assert.All(a.Growth, g => Assert.Null(g.ShareOfGrowth));
+        Assert.Null(a.FastestGrowing);
+        Assert.Equal("bcryptprimitives", a.CallPathsModule);
+        Assert.StartsWith("heaviest module in load", a.CallPathsWhy);
+        None(a, "cpu-growth");
+    }
+
+    [Fact]
+    public void The_heaviest_module_of_the_load_phase_is_named_with_its_cost_per_execution()
+    {
+        var a = Analyze.Crafted(TwoPhases()
+            .Stack("baseline", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 50).Stack("baseline", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 50)
+            .Stack("load", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 75).Stack("load", "sqlservr;sqllang!Exec;sqldk!SOS_MemoryWorkSpace::Alloc", 25));
+
+        var f = Single(a, "cpu-top-module");
+        Assert.Equal(Severities.Info, f.Severity);
+        Assert.Equal("In load, bcryptprimitives runs 75% of sqlservr CPU (3.75 ms per execution)", f.Title);
+        Assert.Contains(f.Evidence, e => e.StartsWith("bcryptprimitives: 75% of samples, 3.75 ms per execution", StringComparison.Ordinal));
+        Assert.Contains(f.Evidence, e => e.StartsWith("sqldk: 25% of samples, 1.25 ms per execution", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -50,7 +91,10 @@ public sealed class FindingRulesTests
         Assert.Equal(2.5, a.Growth[0].BaselineMsPerExecution, 9);
         Assert.Equal(17.0, a.Growth[0].LoadMsPerExecution, 9);
         Assert.Equal(6.8, a.Growth[0].Ratio, 9);
-        Assert.Equal(1.0, a.Growth.Sum(g => g.ShareOfGrowth), 9);
+        Assert.Equal(1.0, a.Growth.Sum(g => g.ShareOfGrowth!.Value), 9);
+        Assert.Equal(14.5, a.Growth[0].DeltaMsPerExecution, 9);
+        Assert.Equal("sqldk", a.FastestGrowing!.Module);
+        Assert.Equal("sqldk", a.CallPathsModule);
     }
 
     [Fact]

@@ -9,6 +9,8 @@ public static class FindingRules
 {
     /// <summary>Waits explaining less than this share of session time is a finding.</summary>
     public const double WaitsExplainLittle = 0.20;
+    /// <summary>Unaccounted time (neither waits nor CPU) at or above this share of session time is time that is missing.</summary>
+    public const double MissingTime = 0.20;
     /// <summary>Per-execution CPU growth ratio that is a finding.</summary>
     public const double CpuGrowthRatio = 2.0;
     /// <summary>Kernel share growth (absolute) that is a finding.</summary>
@@ -33,6 +35,7 @@ public static class FindingRules
     {
         var findings = new List<Finding>();
         findings.AddRange(Interrupted(a.Manifest));
+        Add(findings, TopModule(a));
         foreach (var l in a.Ledgers)
         {
             Add(findings, WaitsExplainLittleRule(l));
@@ -105,10 +108,49 @@ public static class FindingRules
             return null;
         }
 
+        List<string> evidence =
+        [
+            $"session time {F(l.SessionSeconds)} s [{l.SessionSource}]", $"waits {F(l.WaitSeconds)} s [waits.csv]",
+            $"CPU {F(l.CpuSeconds)} s [{l.CpuSource}]", $"unaccounted {F(l.UnaccountedSeconds)} s [session − waits − CPU]",
+        ];
+        var missing = l.UnaccountedSeconds / l.SessionSeconds;
+        if (l.CpuCaptured && missing < MissingTime)
+        {
+            // The rest is CPU: the waits are not where the time went, but nothing is missing either. Whether that CPU is
+            // a problem is for the growth and module findings to say.
+            return new Finding("waits-explain-little", Severities.Info,
+                $"In {l.Phase}, waits explain {Pct(share)} of session time and CPU {Pct(l.CpuSeconds / l.SessionSeconds)}: the stacks, not the waits, show where the time goes",
+                [.. evidence]);
+        }
+
         return new Finding("waits-explain-little", share < 0.1 ? Severities.Critical : Severities.Warning,
-            $"In {l.Phase}, waits explain {Pct(share)} of session time; {Pct(1 - share)} is CPU or unaccounted",
-            [$"session time {F(l.SessionSeconds)} s [{l.SessionSource}]", $"waits {F(l.WaitSeconds)} s [waits.csv]",
-             $"CPU {F(l.CpuSeconds)} s [{l.CpuSource}]", $"unaccounted {F(l.UnaccountedSeconds)} s [session − waits − CPU]"]);
+            l.CpuCaptured
+                ? $"In {l.Phase}, {Pct(missing)} of session time is neither waits ({Pct(share)}) nor CPU ({Pct(l.CpuSeconds / l.SessionSeconds)})"
+                : $"In {l.Phase}, waits explain {Pct(share)} of session time; {Pct(1 - share)} is CPU or unaccounted (CPU was not captured)",
+            [.. evidence]);
+    }
+
+    private static Finding? TopModule(AnalysisResult a)
+    {
+        var l = a.Load ?? (a.Ledgers.Count == 1 ? a.Ledgers[0] : null);
+        if (l is null || l.Modules.Count == 0)
+        {
+            return null;
+        }
+
+        var top = l.Modules.OrderByDescending(m => m.ExclusiveShare).First();
+        var unit = l.IsAttach ? " ms in total" : " ms per execution";
+        var evidence = l.Modules.OrderByDescending(m => m.ExclusiveShare).Take(3)
+            .Select(m => $"{m.Module}{(m.Kernel ? " (kernel)" : "")}: {Pct(m.ExclusiveShare)} of samples, {F(l.CpuFor(m.ExclusiveShare, m.CpuMsPerExecution))}{unit} [cpu/stacks.folded exclusive share × {l.CpuSource}]")
+            .ToList();
+        if (l.Tags.FirstOrDefault(t => t.Tag != "[other]") is { } tag)
+        {
+            evidence.Add($"heaviest stack tag: {tag.Tag}, {Pct(tag.Share)} of samples [cpu/stacks.folded, stack tags]");
+        }
+
+        return new Finding("cpu-top-module", Severities.Info,
+            $"In {l.Phase}, {top.Module}{(top.Kernel ? " (kernel)" : "")} runs {Pct(top.ExclusiveShare)} of {ProcessName(a.Manifest)} CPU ({F(l.CpuFor(top.ExclusiveShare, top.CpuMsPerExecution))}{unit})",
+            [.. evidence]);
     }
 
     private static Finding? DominantWait(PhaseLedger l)
@@ -196,10 +238,10 @@ public static class FindingRules
         var evidence = new List<string> { $"CPU per execution {F(b.CpuMsPerExecution)} ms in baseline → {F(load.CpuMsPerExecution)} ms in {load.Phase} [sessions.csv cpu_ms ÷ executions]" };
         var top = growth.FirstOrDefault();
         var title = $"Per-execution CPU grew {F(ratio)}× from baseline to {load.Phase}";
-        if (top is not null && top.ShareOfGrowth > 0)
+        if (top is not null && top.ShareOfGrowth is double topShare and > 0)
         {
-            title += $"; {top.Module} accounts for {Pct(top.ShareOfGrowth)} of the growth";
-            evidence.AddRange(growth.Take(3).Select(g => $"{g.Module}{(g.Kernel ? " (kernel)" : "")}: {F(g.BaselineMsPerExecution)} → {F(g.LoadMsPerExecution)} ms per execution, {Pct(g.ShareOfGrowth)} of the growth [cpu/stacks.folded module shares × CPU]"));
+            title += $"; {top.Module} accounts for {Pct(topShare)} of the growth";
+            evidence.AddRange(growth.Take(3).Select(g => $"{g.Module}{(g.Kernel ? " (kernel)" : "")}: {F(g.BaselineMsPerExecution)} → {F(g.LoadMsPerExecution)} ms per execution, {ReportShare(g.ShareOfGrowth)} of the growth [cpu/stacks.folded module shares × CPU]"));
         }
 
         return new Finding("cpu-growth", ratio >= 5 ? Severities.Critical : Severities.Warning, title, evidence);
@@ -263,6 +305,8 @@ public static class FindingRules
             [$"{F(perBefore)} → {F(perAfter)} pages freed per execution [xe/page_events.csv page_freed]",
              $"top clerk in {load.Phase}: {after.ByClerk().FirstOrDefault().Clerk}"]);
     }
+
+    private static string ReportShare(double? share) => share is { } v ? Pct(v) : "no share";
 
     private static string ProcessName(BundleManifest m) => m.ServerProcess.Length > 0 ? m.ServerProcess : "the database process's";
 

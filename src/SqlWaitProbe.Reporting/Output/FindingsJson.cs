@@ -64,14 +64,15 @@ public static class FindingsJson
                     } : null,
                 };
             }),
-            growth = a.Growth.Select(g => new { module = g.Module, kernel = g.Kernel, baselineMsPerExecution = g.BaselineMsPerExecution, loadMsPerExecution = g.LoadMsPerExecution, ratio = Num(g.Ratio), shareOfGrowth = g.ShareOfGrowth }),
+            growth = a.Growth.Select(g => new { module = g.Module, kernel = g.Kernel, baselineMsPerExecution = g.BaselineMsPerExecution, loadMsPerExecution = g.LoadMsPerExecution, deltaMsPerExecution = g.DeltaMsPerExecution, ratio = Num(g.Ratio), shareOfGrowth = g.ShareOfGrowth }),
             growthByPhase = a.GrowthByPhase.Select(g => new
             {
                 phase = g.Phase,
-                modules = g.Rows.Select(r => new { module = r.Module, kernel = r.Kernel, baselineMsPerExecution = r.BaselineMsPerExecution, msPerExecution = r.LoadMsPerExecution, ratio = Num(r.Ratio), shareOfGrowth = r.ShareOfGrowth }),
+                modules = g.Rows.Select(r => new { module = r.Module, kernel = r.Kernel, baselineMsPerExecution = r.BaselineMsPerExecution, msPerExecution = r.LoadMsPerExecution, deltaMsPerExecution = r.DeltaMsPerExecution, ratio = Num(r.Ratio), shareOfGrowth = r.ShareOfGrowth }),
             }),
             scalability = a.Scalability.Select(s => new { phase = s.Phase, threads = s.Threads, executionsPerSecond = s.ExecutionsPerSecond, msPerExecution = s.MsPerExecution, idealExecutionsPerSecond = s.IdealExecutionsPerSecond, vsIdeal = s.VsIdeal, topModule = s.TopModule, topWait = s.TopWait, topSpinlock = s.TopSpinlock }),
             fastestGrowingModule = a.FastestGrowing?.Module,
+            callPathsModule = a.CallPathsModule,
             callPaths = a.CallPathsIntoFastest.Select(p => new { frames = p.Frames, weight = p.Weight, share = p.Share }),
             correlations = a.Correlations.Select(c => new { phase = c.Phase, kernelSeries = c.KernelSeries, series = c.Series, r = c.R, points = c.Points }),
             findings = a.Findings.Select(f => new { id = f.Id, severity = f.Severity, title = f.Title, evidence = f.Evidence, dataQuality = f.DataQuality }),

@@ -72,8 +72,12 @@ public static class HtmlReport
         if (a.Growth.Count > 0)
         {
             sb.Append($"<h2>Growth: CPU ms per execution, baseline → {E(a.Load?.Phase ?? "")}</h2>\n");
-            Table(sb, ["module", "kernel", "baseline ms/exec", "load ms/exec", "ratio", "share of growth"],
-                a.Growth.Take(15).Select(g => new[] { g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", Pct(g.ShareOfGrowth) }), 2, 3, 4, 5);
+            Table(sb, ["module", "kernel", "baseline ms/exec", "load ms/exec", "Δ ms/exec", "ratio", "share of growth"],
+                a.Growth.Take(15).Select(g => new[] { g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), ReportText.Signed(g.DeltaMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", ReportText.Share(g.ShareOfGrowth) }), 2, 3, 4, 5, 6);
+            if (ReportText.GrowthNote(a) is { } note)
+            {
+                sb.Append($"<p>{E(note)}</p>\n");
+            }
         }
 
         if (a.GrowthByPhase.Count > 1)
@@ -95,9 +99,9 @@ public static class HtmlReport
                 a.Scalability.Select(s => new[] { s.Phase, s.Threads.ToString(), F(s.ExecutionsPerSecond), F(s.MsPerExecution), F(s.IdealExecutionsPerSecond), Pct(s.VsIdeal), s.TopModule, s.TopWait, s.TopSpinlock }), 1, 2, 3, 4, 5);
         }
 
-        if (a.FastestGrowing is { } fg)
+        if (a.CallPathsModule is { } pathsModule && a.CallPathsIntoFastest.Count > 0)
         {
-            sb.Append($"<h2>Call paths into {E(fg.Module)} (fastest-growing module)</h2>\n<ul>");
+            sb.Append($"<h2>Call paths into {E(pathsModule)} ({E(a.CallPathsWhy)})</h2>\n<p>Heaviest paths in {E((a.Load ?? a.Ledgers[0]).Phase)}, root → module, as shares of the process's samples.</p>\n<ul>");
             foreach (var p in a.CallPathsIntoFastest) sb.Append($"<li>{Pct(p.Share)}: <code>{E(string.Join(" → ", p.Frames.TakeLast(8)))}</code></li>");
             sb.Append("</ul>\n");
         }

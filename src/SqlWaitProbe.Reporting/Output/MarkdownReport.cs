@@ -46,13 +46,17 @@ public static class MarkdownReport
         if (a.Growth.Count > 0)
         {
             sb.Append($"## Growth: CPU ms per execution, baseline → {a.Load?.Phase}\n\n");
-            sb.Append("| module | kernel | baseline ms/exec | load ms/exec | ratio | share of growth |\n|---|---|---:|---:|---:|---:|\n");
+            sb.Append("| module | kernel | baseline ms/exec | load ms/exec | Δ ms/exec | ratio | share of growth |\n|---|---|---:|---:|---:|---:|---:|\n");
             foreach (var g in a.Growth.Take(15))
             {
-                sb.Append($"| {Cell(g.Module)} | {(g.Kernel ? "yes" : "")} | {F(g.BaselineMsPerExecution)} | {F(g.LoadMsPerExecution)} | {Ratio(g.Ratio)} | {Pct(g.ShareOfGrowth)} |\n");
+                sb.Append($"| {Cell(g.Module)} | {(g.Kernel ? "yes" : "")} | {F(g.BaselineMsPerExecution)} | {F(g.LoadMsPerExecution)} | {ReportText.Signed(g.DeltaMsPerExecution)} | {Ratio(g.Ratio)} | {ReportText.Share(g.ShareOfGrowth)} |\n");
             }
 
             sb.Append('\n');
+            if (ReportText.GrowthNote(a) is { } note)
+            {
+                sb.Append(note).Append("\n\n");
+            }
         }
 
         if (a.GrowthByPhase.Count > 1)
@@ -81,10 +85,15 @@ public static class MarkdownReport
             sb.Append('\n');
         }
 
-        if (a.FastestGrowing is { } fg)
+        if (a.CallPathsModule is { } pathsModule && a.CallPathsIntoFastest.Count > 0)
         {
-            sb.Append($"## Call paths into {fg.Module} (fastest-growing module)\n\n");
-            sb.Append($"{fg.Module}: {F(fg.BaselineMsPerExecution)} → {F(fg.LoadMsPerExecution)} CPU ms per execution. Heaviest paths in {a.Load?.Phase}, root → module:\n\n");
+            sb.Append($"## Call paths into {pathsModule} ({a.CallPathsWhy})\n\n");
+            if (a.FastestGrowing is { } fg)
+            {
+                sb.Append($"{fg.Module}: {F(fg.BaselineMsPerExecution)} → {F(fg.LoadMsPerExecution)} CPU ms per execution. ");
+            }
+
+            sb.Append($"Heaviest paths in {(a.Load ?? a.Ledgers[0]).Phase}, root → module, as shares of the process's samples:\n\n");
             foreach (var p in a.CallPathsIntoFastest)
             {
                 sb.Append($"- {Pct(p.Share)}: `{string.Join(" → ", p.Frames.TakeLast(8))}`\n");
