@@ -82,31 +82,71 @@ public sealed class HtmlReportTests
     [RequiresToolFact("/usr/bin/chromium", "chromium")]
     public async Task Html_report_renders_in_headless_chromium_as_a_non_blank_page()
     {
-        var chromium = "/usr/bin/chromium";
         var root = RichScenario().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
         await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = new FlameGraphRendererTestDouble() }, new Progress<string>(), CancellationToken.None);
-        var shot = Path.Combine(root, "shot.png");
-        var profile = TestData.TempFolder("chromium-profile");
-        var info = new ProcessStartInfo(chromium) { RedirectStandardError = true, RedirectStandardOutput = true };
-        foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                     "--user-data-dir=" + profile, "--screenshot=" + shot, "--window-size=1280,2000", new Uri(Path.Combine(output, "report.html")).AbsoluteUri })
-        {
-            info.ArgumentList.Add(arg);
-        }
-
-        using (var process = Process.Start(info)!)
-        {
-            var stderr = process.StandardError.ReadToEndAsync();
-            await process.StandardOutput.ReadToEndAsync();
-            Assert.True(process.WaitForExit(120_000), "chromium did not finish in 2 minutes");
-            Assert.True(File.Exists(shot), "no screenshot; chromium said: " + await stderr);
-        }
+        var shot = await ScreenshotAsync(new Uri(Path.Combine(output, "report.html")).AbsoluteUri, 1280, 2000);
 
         var png = PngImage.Inspect(shot);
         Assert.Equal(1280, png.Width);
         Assert.True(png.DistinctColours > 20, $"only {png.DistinctColours} colours: the page looks blank");
         Assert.True(png.NonWhiteShare > 0.02, $"only {png.NonWhiteShare:P1} of pixels are not white");
+    }
+
+    [RequiresToolFact("/usr/bin/chromium", "chromium")]
+    public async Task A_flame_graph_deeper_than_its_frame_opens_on_its_roots_not_on_empty_space()
+    {
+        // One sample walked 127 frames deep, as perf does through code built without frame pointers, among shallow ones:
+        // the graph is about 2,100 px tall and its frames are all at the bottom.
+        var deep = "sqlservr;" + string.Join(";", Enumerable.Repeat("[unknown]![unknown]", 126)) + ";bcryptprimitives!SymCryptSha256";
+        var root = ReportBuilderTests.HashbytesScenario()
+            .Stack("baseline", deep, 1)
+            .Stack("baseline", "sqlservr;sqllang!CStmtQuery::Execute;sqllang!HashBytes;bcryptprimitives!SymCryptSha256", 3000)
+            .Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+
+        var html = File.ReadAllText(Path.Combine(output, "report.html"));
+        var frame = System.Text.RegularExpressions.Regex.Match(html, "<iframe[^>]*title=\"flame graph baseline\"[^>]*>").Value;
+        Assert.Contains($"height:{Output.HtmlReport.MaxFlameFrameHeight}px", frame);
+        var page = Path.Combine(root, "frame.html");
+        File.WriteAllText(page, "<!doctype html><html><head><style>body{margin:0;background:#fff}iframe{width:1240px;border:0}</style></head><body>" + frame + "</iframe></body></html>");
+
+        var shot = await ScreenshotAsync(new Uri(page).AbsoluteUri, 1280, Output.HtmlReport.MaxFlameFrameHeight + 40);
+
+        // The bottom rows of the frame hold the roots ("all", the process, main…): wide warm-coloured bars. Opened at
+        // the top, the same rows would be the graph's empty background.
+        var (width, _, pixels) = PngImage.Decode(shot);
+        var bottom = Output.HtmlReport.MaxFlameFrameHeight;
+        var rows = Enumerable.Range(bottom - 120, 100).ToArray();
+        var coloured = rows.Sum(y => Enumerable.Range(0, 1200).Count(x => IsFlameColour(pixels[y * width + x])));
+        Assert.True(coloured > 0.2 * rows.Length * 1200, $"only {coloured} flame-coloured pixels in the frame's bottom rows: the roots are not in view");
+    }
+
+    private static bool IsFlameColour(int rgb)
+    {
+        int r = rgb >> 16, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+        return r > 180 && b < 120 && r - b > 100;
+    }
+
+    private static async Task<string> ScreenshotAsync(string url, int width, int height)
+    {
+        var shot = Path.Combine(TestData.TempFolder("chromium-shot"), "shot.png");
+        var profile = TestData.TempFolder("chromium-profile");
+        var info = new ProcessStartInfo("/usr/bin/chromium") { RedirectStandardError = true, RedirectStandardOutput = true };
+        foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                     "--hide-scrollbars", "--user-data-dir=" + profile, "--screenshot=" + shot, $"--window-size={width},{height}", url })
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(info)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        await process.StandardOutput.ReadToEndAsync();
+        Assert.True(process.WaitForExit(120_000), "chromium did not finish in 2 minutes");
+        Assert.True(File.Exists(shot), "no screenshot; chromium said: " + await stderr);
+        return shot;
     }
 }

@@ -8,6 +8,14 @@ internal static class PngImage
 {
     public static (int Width, int Height, int DistinctColours, double NonWhiteShare) Inspect(string path)
     {
+        var (width, height, pixels) = Decode(path);
+        var nonWhite = pixels.LongCount(rgb => rgb != 0xFFFFFF);
+        return (width, height, pixels.Distinct().Count(), nonWhite / (double)((long)width * height));
+    }
+
+    /// <summary>The image's pixels as 0xRRGGBB, row by row.</summary>
+    public static (int Width, int Height, int[] Pixels) Decode(string path)
+    {
         var bytes = File.ReadAllBytes(path);
         Assert.True(bytes.AsSpan(0, 8).SequenceEqual(new byte[] { 137, 80, 78, 71, 13, 10, 26, 10 }), "not a PNG");
         int width = 0, height = 0, colourType = 0, pos = 8;
@@ -38,8 +46,7 @@ internal static class PngImage
         var stride = width * channels;
         var previous = new byte[stride];
         var current = new byte[stride];
-        var colours = new HashSet<int>();
-        long nonWhite = 0;
+        var pixels = new int[width * height];
         for (var y = 0; y < height; y++)
         {
             var filter = z.ReadByte();
@@ -61,18 +68,13 @@ internal static class PngImage
             for (var x = 0; x < width; x++)
             {
                 var o = x * channels;
-                var rgb = (current[o] << 16) | (current[o + 1] << 8) | current[o + 2];
-                colours.Add(rgb);
-                if (rgb != 0xFFFFFF)
-                {
-                    nonWhite++;
-                }
+                pixels[y * width + x] = (current[o] << 16) | (current[o + 1] << 8) | current[o + 2];
             }
 
             (previous, current) = (current, previous);
         }
 
-        return (width, height, colours.Count, nonWhite / (double)((long)width * height));
+        return (width, height, pixels);
     }
 
     private static int Paeth(int a, int b, int c)

@@ -117,7 +117,8 @@ public static class HtmlReport
             sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
             foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
             {
-                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" srcdoc=\"{E(WithoutXmlDeclaration(svg))}\"></iframe>\n");
+                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n");
+                AppendFlameFrame(sb, name, svg);
             }
         }
 
@@ -196,6 +197,45 @@ public static class HtmlReport
     }
 
     /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
+    /// <summary>Tallest flame graph frame in the page; a deeper graph scrolls inside its frame.</summary>
+    internal const int MaxFlameFrameHeight = 900;
+
+    /// <summary>
+    /// One flame graph in a sandboxed frame as tall as the graph, up to <see cref="MaxFlameFrameHeight"/>. Flame graphs
+    /// grow up from their roots, so a taller one (a few deep stacks, such as perf's 127-frame walks through code without
+    /// frame pointers) opens scrolled to the bottom: its roots and widest frames in view, not empty space above them.
+    /// </summary>
+    private static void AppendFlameFrame(StringBuilder sb, string name, string svg)
+    {
+        var height = SvgHeight(svg) is { } h ? (int)Math.Ceiling(h) + 4 : 620;
+        var doc = WithoutXmlDeclaration(svg);
+        if (height > MaxFlameFrameHeight)
+        {
+            doc = "<style>body{margin:0}</style>" + doc + "<script>addEventListener('load',function(){scrollTo(0,document.documentElement.scrollHeight)})</script>";
+            height = MaxFlameFrameHeight;
+        }
+        else
+        {
+            doc = "<style>body{margin:0;overflow:hidden}</style>" + doc;
+        }
+
+        sb.Append($"<iframe sandbox=\"allow-scripts\" title=\"flame graph {E(name)}\" style=\"height:{height.ToString(System.Globalization.CultureInfo.InvariantCulture)}px\" srcdoc=\"{E(doc)}\"></iframe>\n");
+    }
+
+    /// <summary>The <c>height</c> attribute of the root <c>svg</c> element, or null.</summary>
+    internal static double? SvgHeight(string svg)
+    {
+        var start = svg.IndexOf("<svg", StringComparison.Ordinal);
+        var end = start < 0 ? -1 : svg.IndexOf('>', start);
+        if (end < 0)
+        {
+            return null;
+        }
+
+        var match = System.Text.RegularExpressions.Regex.Match(svg[start..end], "\\sheight=\"([0-9.]+)\"");
+        return match.Success && double.TryParse(match.Groups[1].Value, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var v) ? v : null;
+    }
+
     private static string WithoutXmlDeclaration(string svg)
     {
         var text = svg.TrimStart();
