@@ -22,6 +22,32 @@ public sealed class WorkloadsCommandTests
         Assert.Contains("generate_series(1, 200000)", stdout);
     }
 
+    [Theory]
+    [InlineData("sqlserver", "hashbytes,cci-insert,cci-etl,parallel-insert,select-into,batch-hash-join,rowmode-alloc,heap-scan")]
+    [InlineData("postgres", "hashbytes,noop,hash-join,select-into,parallel-insert")]
+    public async Task Show_prints_sql_that_pastes_into_a_client_as_it_is(string engine, string names)
+    {
+        foreach (var name in names.Split(','))
+        {
+            var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "workloads", "show", name, "--engine", engine);
+            Assert.True(exit == 0, stderr);
+            var lines = stdout.Split('\n').Select(l => l.TrimEnd('\r')).ToArray();
+            Assert.DoesNotContain(lines, l => l.EndsWith(";;", StringComparison.Ordinal));
+            var go = lines.Count(l => l == "GO");
+            if (engine == "sqlserver")
+            {
+                // Every batch the probe sends separately ends with GO, as SSMS and sqlcmd expect: the last line is one.
+                Assert.True(go >= 2, $"{name}: {go} GO lines");
+                Assert.Equal("GO", lines.Last(l => l.Length > 0));
+            }
+            else
+            {
+                Assert.Equal(0, go);
+                Assert.EndsWith(";", lines.Last(l => l.Length > 0), StringComparison.Ordinal);
+            }
+        }
+    }
+
     [Fact]
     public async Task Cleanup_removes_the_folder_of_a_killed_capture()
     {

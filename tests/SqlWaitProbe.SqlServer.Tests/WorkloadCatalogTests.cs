@@ -51,6 +51,26 @@ public sealed class WorkloadCatalogTests
         Assert.True(dynamicBatches >= 20, $"only {dynamicBatches} dynamic batches found");
     }
 
+    [Theory]
+    [InlineData(11_000_000, "an 11,000,000")]
+    [InlineData(10_000_000, "a 10,000,000")]
+    [InlineData(8_000, "an 8,000")]
+    [InlineData(18_000_000, "an 18,000,000")]
+    [InlineData(80_000, "an 80,000")]
+    [InlineData(800_000, "an 800,000")]
+    [InlineData(180_000, "a 180,000")]
+    [InlineData(1_100_000, "a 1,100,000")]
+    public void Summaries_read_counts_with_the_right_article(long rows, string expected)
+    {
+        Assert.Equal(expected, ScaledCount.WithArticle(rows));
+    }
+
+    [Fact]
+    public void Hashbytes_summary_reads_an_eleven_million_row_heap()
+    {
+        Assert.Contains("every row of an 11,000,000-row heap", SqlServerWorkloadCatalog.Find("hashbytes", 1).Summary);
+    }
+
     [Fact]
     public void Hashbytes_scales_row_count_and_keeps_maxdop_1()
     {

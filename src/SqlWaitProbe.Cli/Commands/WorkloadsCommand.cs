@@ -73,7 +73,7 @@ public static class WorkloadsCommand
                 Console.Out.WriteLine("-- setup (run once, idempotent)");
                 foreach (var s in w.Setup)
                 {
-                    Console.Out.WriteLine(s.Trim() + ";");
+                    PrintStatement(w.Engine, s);
                 }
 
                 if (w.SessionSetup.Count > 0)
@@ -81,12 +81,12 @@ public static class WorkloadsCommand
                     Console.Out.WriteLine("-- on each new session");
                     foreach (var s in w.SessionSetup)
                     {
-                        Console.Out.WriteLine(s.Trim() + ";");
+                        PrintStatement(w.Engine, s);
                     }
                 }
 
                 Console.Out.WriteLine("-- every execution");
-                Console.Out.WriteLine(w.Query.Trim() + ";");
+                PrintStatement(w.Engine, w.Query);
             }
 
             return Task.FromResult(0);
@@ -120,4 +120,22 @@ public static class WorkloadsCommand
         Ansi = Console.IsOutputRedirected ? AnsiSupport.No : AnsiSupport.Detect,
         ColorSystem = Console.IsOutputRedirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
     });
+
+    /// <summary>
+    /// One statement as it can be pasted into a client: each SQL Server batch followed by <c>GO</c> (the probe sends each
+    /// as its own batch), each PostgreSQL statement ended by one semicolon.
+    /// </summary>
+    private static void PrintStatement(string engine, string sql)
+    {
+        var text = sql.Trim();
+        if (engine == "sqlserver")
+        {
+            Console.Out.WriteLine(text);
+            Console.Out.WriteLine("GO");
+        }
+        else
+        {
+            Console.Out.WriteLine(text.EndsWith(';') ? text : text + ";");
+        }
+    }
 }

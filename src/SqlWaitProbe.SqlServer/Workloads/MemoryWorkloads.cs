@@ -19,7 +19,7 @@ public static class MemoryWorkloads
         {
             Name = "hashbytes",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"Each session hashes every row of a {ScaledCount.Grouped(rows)}-row heap of short strings with HASHBYTES('SHA2_256') at MAXDOP 1, keeping the MAX.",
+            Summary = $"Each session hashes every row of {ScaledCount.WithArticle(rows)}-row heap of short strings with HASHBYTES('SHA2_256') at MAXDOP 1, keeping the MAX.",
             KnownToShow = "Per-query CPU grows with sessions while waits stay flat: each HASHBYTES call allocates and frees a SQLOS page (MEMORYCLERK_SOSNODE) around a bcrypt call, so the growth is in sqldk page allocation and kernel memory management.",
             Setup = [table.SetupBatch()],
             Query = "SELECT MAX(HASHBYTES('SHA2_256', h.ID)) AS max_hash FROM dbo.probe_hb_demo AS h OPTION (MAXDOP 1);",
@@ -72,7 +72,7 @@ public static class MemoryWorkloads
         {
             Name = "rowmode-alloc",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"For each of 14 outer rows, a row-mode hash aggregate counts the distinct values of a {ScaledCount.Grouped(rows)}-row heap (nested loops, no spool, MAXDOP 1), so query memory is filled, freed and re-used 14 times per execution.",
+            Summary = $"For each of 14 outer rows, a row-mode hash aggregate counts the distinct values of {ScaledCount.WithArticle(rows)}-row heap (nested loops, no spool, MAXDOP 1), so query memory is filled, freed and re-used 14 times per execution.",
             KnownToShow = "The row-mode contrast to columnstore loads: memory freed by the hash aggregate goes back to SQL Server (FreeBlock), not the OS, so it scales well; CPU sits in hash-table inserts.",
             Setup = [outer.SetupBatch(), inner.SetupBatch()],
             Query = """

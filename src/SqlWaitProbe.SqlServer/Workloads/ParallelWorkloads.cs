@@ -53,7 +53,7 @@ public static class ParallelWorkloads
         {
             Name = "select-into",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"Each session copies a {ScaledCount.Grouped(rows)}-row heap into a new temporary table with a parallel SELECT … INTO, widening each row to 1000 bytes (MAXDOP {Dop}).",
+            Summary = $"Each session copies {ScaledCount.WithArticle(rows)}-row heap into a new temporary table with a parallel SELECT … INTO, widening each row to 1000 bytes (MAXDOP {Dop}).",
             KnownToShow = "Parallel SELECT INTO workers acquire NESTING_TRANSACTION_FULL about three times per extent written; elapsed time stops improving past DOP 8 and degrades when another query shares a worker's scheduler.",
             Setup = [source.SetupBatch()],
             SessionSetup = ["SET NOCOUNT ON;"],
@@ -89,7 +89,7 @@ public static class ParallelWorkloads
         {
             Name = "heap-scan",
             Engine = SqlServerWorkloadCatalog.Engine,
-            Summary = $"Each session counts the non-null values of all ten columns of a {ScaledCount.Grouped(rows)}-row heap with a parallel scan (MAXDOP {Dop}).",
+            Summary = $"Each session counts the non-null values of all ten columns of {ScaledCount.WithArticle(rows)}-row heap with a parallel scan (MAXDOP {Dop}).",
             KnownToShow = "Parallel scan workers ask one enumerator for page ranges under the ACCESS_METHODS_DATASET_PARENT latch; on a heap there is one such dealer, so latch waits grow with DOP and sessions, and CPU goes to reading column values for NULL checks.",
             Setup = [source.SetupBatch()],
             SessionSetup = ["SET NOCOUNT ON;"],
