@@ -203,7 +203,7 @@ public static class HtmlReport
     /// <summary>
     /// One flame graph in a sandboxed frame as tall as the graph, up to <see cref="MaxFlameFrameHeight"/>. Flame graphs
     /// grow up from their roots, so a taller one (a few deep stacks, such as perf's 127-frame walks through code without
-    /// frame pointers) opens scrolled to the bottom: its roots and widest frames in view, not empty space above them.
+    /// frame pointers) opens at the bottom: its roots and widest frames in view, not empty space above them.
     /// </summary>
     private static void AppendFlameFrame(StringBuilder sb, string name, string svg)
     {
@@ -211,7 +211,8 @@ public static class HtmlReport
         var doc = WithoutXmlDeclaration(svg);
         if (height > MaxFlameFrameHeight)
         {
-            doc = "<style>body{margin:0}</style>" + doc + "<script>addEventListener('load',function(){scrollTo(0,document.documentElement.scrollHeight)})</script>";
+            // A scrolling column-reverse box starts at its end, the bottom: no script, so no moment showing the top.
+            doc = "<style>html,body{margin:0;height:100%}body{display:flex;flex-direction:column-reverse;overflow:auto}svg{flex:none}</style>" + doc;
             height = MaxFlameFrameHeight;
         }
         else
