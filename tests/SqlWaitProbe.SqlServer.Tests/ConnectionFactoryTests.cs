@@ -22,6 +22,21 @@ public sealed class ConnectionFactoryTests
         Assert.Equal("SqlWaitProbe", b.InitialCatalog);
     }
 
+    [Theory]
+    [InlineData("db1", false, "Optional")]
+    [InlineData("db1", true, "Mandatory")]
+    [InlineData("Server=db1;Encrypt=Strict", false, "Strict")]
+    [InlineData("Server=db1;Encrypt=True", false, "Mandatory")]
+    [InlineData("Server=db1;Encrypt=False", true, "Mandatory")]
+    public void Encryption_is_what_encrypt_or_the_connection_string_asks_for_and_optional_otherwise(string server, bool encrypt, string expected)
+    {
+        // SqlClient's own default would be Mandatory, which refuses the self-signed certificates most servers have.
+        var factory = new SqlServerConnectionFactory(new SqlServerConnectionSettings { Server = server, RunId = "r1", Encrypt = encrypt });
+        var b = new SqlConnectionStringBuilder(factory.ConnectionString("master", pooling: false));
+        Assert.Equal(SqlConnectionEncryptOption.Parse(expected), b.Encrypt);
+        Assert.False(b.TrustServerCertificate);
+    }
+
     [Fact]
     public void Sql_authentication_takes_user_and_password_and_a_connection_string_keeps_its_catalog()
     {
@@ -71,6 +86,7 @@ public sealed class ConnectionFactoryTests
     [InlineData(297, "denied", "GRANT VIEW SERVER STATE TO [probe];")]
     [InlineData(300, "denied", "GRANT ALTER ANY EVENT SESSION TO [probe];")]
     [InlineData(4060, "cannot open the database", "--database")]
+    [InlineData(SqlErrorMap.UntrustedCertificate, "certificate this machine does not trust", "--trust-server-certificate")]
     public void Error_numbers_map_to_one_line_with_the_remedy(int number, string problem, string remedy)
     {
         var e = SqlErrorMap.ToEnvironmentProblem(number, "db1", "probe");

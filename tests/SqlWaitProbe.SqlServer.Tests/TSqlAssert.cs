@@ -3,23 +3,29 @@ using Microsoft.SqlServer.TransactSql.ScriptDom;
 namespace SqlWaitProbe.SqlServer.Tests;
 
 /// <summary>
-/// Parses T-SQL with ScriptDom's TSql150Parser (the newest parser in the DacFx 150 build the repository
-/// restores; it knows SQL Server 2019 syntax, which covers every statement the probe sends).
+/// Parses T-SQL with ScriptDom: the SQL Server 2022 grammar (TSql160Parser; the probe's newest features, such as
+/// <c>callstack_rva</c>, are 2022's) and the SQL Server 2025 grammar (TSql170Parser), so every statement the probe
+/// sends is valid for both.
 /// </summary>
 internal static class TSqlAssert
 {
     public static TSqlFragment Parses(string sql, string what)
     {
-        var parser = new TSql150Parser(initialQuotedIdentifiers: true);
-        var fragment = parser.Parse(new StringReader(sql), out var errors);
-        if (errors.Count > 0)
+        TSqlFragment? fragment = null;
+        foreach (TSqlParser parser in (TSqlParser[])[new TSql160Parser(initialQuotedIdentifiers: true), new TSql170Parser(initialQuotedIdentifiers: true)])
         {
-            var first = errors[0];
-            var line = sql.Split('\n').ElementAtOrDefault(first.Line - 1)?.Trim();
-            Assert.Fail($"{what}: T-SQL parse error {first.Number} at {first.Line}:{first.Column}: {first.Message}\n  line: {line}\n--- full text ---\n{sql}");
+            var parsed = parser.Parse(new StringReader(sql), out var errors);
+            if (errors.Count > 0)
+            {
+                var first = errors[0];
+                var line = sql.Split('\n').ElementAtOrDefault(first.Line - 1)?.Trim();
+                Assert.Fail($"{what}: {parser.GetType().Name} parse error {first.Number} at {first.Line}:{first.Column}: {first.Message}\n  line: {line}\n--- full text ---\n{sql}");
+            }
+
+            fragment ??= parsed;
         }
 
-        return fragment;
+        return fragment!;
     }
 
     /// <summary>Every statement type in the fragment, e.g. <c>CreateTableStatement</c>.</summary>

@@ -3,7 +3,7 @@ using System.Globalization;
 namespace SqlWaitProbe.SqlServer.Connection;
 
 /// <summary>
-/// Microsoft.Data.SqlClient 2.1 needs real cultures (globalization-invariant mode is refused), so the
+/// Microsoft.Data.SqlClient 2.1 refused globalization-invariant mode (not yet re-checked against a server with 7.1), so the
 /// processes that use it run with ICU; this keeps their default formatting invariant all the same.
 /// </summary>
 public static class SqlClientCulture

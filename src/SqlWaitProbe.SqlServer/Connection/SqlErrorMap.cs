@@ -20,10 +20,20 @@ public static class SqlErrorMap
     /// <summary>Network-level failures: timeouts (-2, 258), server not found or refused (53, 2, 40, 26, 10060, 10061, 11001).</summary>
     public static readonly IReadOnlySet<int> Network = new HashSet<int> { -2, 2, 26, 40, 53, 258, 10054, 10060, 10061, 11001, 35 };
 
+    /// <summary>The server's TLS certificate is not trusted by this machine (SEC_E_UNTRUSTED_ROOT, as SqlClient reports it).</summary>
+    public const int UntrustedCertificate = -2146893019;
+
     /// <summary>The error for a failed connection or statement.</summary>
-    public static EnvironmentProblemException ToEnvironmentProblem(SqlException e, string server, string? login) =>
+    public static EnvironmentProblemException ToEnvironmentProblem(SqlException e, string server, string? login)
+    {
+        if (e.Number == UntrustedCertificate || e.InnerException is System.Security.Authentication.AuthenticationException)
+        {
+            return ToEnvironmentProblem(UntrustedCertificate, server, login, e);
+        }
+
         // The managed network layer (Linux, macOS) reports unreachable servers as number 0 with class 20.
-        ToEnvironmentProblem(e.Number, server, login, e, e.InnerException is SocketException or Win32Exception || e.Number == 0 && e.Class >= 20);
+        return ToEnvironmentProblem(e.Number, server, login, e, e.InnerException is SocketException or Win32Exception || e.Number == 0 && e.Class >= 20);
+    }
 
     /// <summary>The error for SQL Server error <paramref name="number"/> (testable without a server).</summary>
     public static EnvironmentProblemException ToEnvironmentProblem(int number, string server, string? login, Exception? inner = null, bool socketFailure = false)
@@ -33,6 +43,12 @@ public static class SqlErrorMap
         {
             return new EnvironmentProblemException($"SQL Server '{server}' rejected {who} (error 18456).",
                 "Check --user and the password variable named by --password-env, or use integrated authentication.", inner);
+        }
+
+        if (number == UntrustedCertificate)
+        {
+            return new EnvironmentProblemException($"SQL Server '{server}' encrypts the connection with a certificate this machine does not trust.",
+                "Install a certificate on the server that this machine trusts, or add --trust-server-certificate to accept it unverified.", inner);
         }
 
         if (number == CannotOpenDatabase)

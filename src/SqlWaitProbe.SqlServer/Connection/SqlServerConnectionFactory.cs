@@ -102,9 +102,16 @@ public sealed partial class SqlServerConnectionFactory
             b.IntegratedSecurity = true;
         }
 
+        // SqlClient 4+ encrypts by default and then insists on a trusted certificate. The probe keeps its own contract:
+        // encryption when --encrypt asks for it, or as the connection string says; otherwise it is optional (the
+        // server decides), as in SqlClient's older releases and most on-premises servers' self-signed setups.
         if (settings.Encrypt)
         {
-            b.Encrypt = true;
+            b.Encrypt = SqlConnectionEncryptOption.Mandatory;
+        }
+        else if (!b.ShouldSerialize("Encrypt"))
+        {
+            b.Encrypt = SqlConnectionEncryptOption.Optional;
         }
 
         if (settings.TrustServerCertificate)
