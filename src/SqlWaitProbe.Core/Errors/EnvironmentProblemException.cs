@@ -17,5 +17,12 @@ public sealed class EnvironmentProblemException : Exception
     public string? Remedy { get; }
 
     /// <summary>The one-line form shown to the user.</summary>
-    public string OneLine => BadInputException.Flatten(Remedy is null ? Message : $"{Message} {Remedy}");
+    public string OneLine => BadInputException.Flatten(Remedy is null ? Message : $"{Sentence(Message)} {Remedy}");
+
+    // Driver messages quoted in the problem often end without a full stop; the remedy is a sentence of its own.
+    private static string Sentence(string text)
+    {
+        var t = text.TrimEnd();
+        return t.Length == 0 || t[^1] is '.' or '!' or '?' or ':' ? t : t + ".";
+    }
 }
