@@ -19,7 +19,7 @@ have_pkg() { local s; s=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
 can_install() { local p; p=$(apt-cache policy "$1" 2>/dev/null || true); [[ "$p" =~ Candidate:\ [0-9] ]]; }
 
 major=$(pg_major)
-for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium librsvg2-bin fonts-dejavu-core; do
+for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium fonts-dejavu-core; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 

@@ -14,6 +14,6 @@ public sealed record ReportOptions
     /// <summary>A <c>module!function</c> wildcard for a callers/callees section, or null.</summary>
     public string? Focus { get; init; }
 
-    /// <summary>Converts chart SVGs to PNG with rsvg-convert when it is on PATH.</summary>
+    /// <summary>Writes a PNG copy of every chart beside its SVG.</summary>
     public bool Png { get; init; } = true;
 }

@@ -3,7 +3,7 @@ using System.IO.Compression;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
-/// <summary>Decodes 8-bit RGB/RGBA non-interlaced PNGs (what Chromium and rsvg-convert write) to count colours.</summary>
+/// <summary>Decodes 8-bit RGB/RGBA non-interlaced PNGs (what Chromium and ScottPlot write) to count colours.</summary>
 internal static class PngImage
 {
     public static (int Width, int Height, int DistinctColours, double NonWhiteShare) Inspect(string path)

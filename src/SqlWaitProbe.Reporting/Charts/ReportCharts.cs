@@ -2,21 +2,21 @@ using SqlWaitProbe.Analysis;
 
 namespace SqlWaitProbe.Reporting.Charts;
 
-/// <summary>The report's charts, built from an analysis as SVG text.</summary>
+/// <summary>The report's charts, drawn from an analysis with ScottPlot.</summary>
 public static class ReportCharts
 {
-    /// <summary>Every chart that has data: (file name without extension, title, SVG).</summary>
-    public static IReadOnlyList<(string Name, string Title, string Svg)> Build(AnalysisResult a)
+    /// <summary>Every chart that has data.</summary>
+    public static IReadOnlyList<ReportChart> Build(AnalysisResult a)
     {
-        var charts = new List<(string, string, string)>();
+        var charts = new List<ReportChart>();
         if (a.Scalability.Count >= 2)
         {
             const string title = "Throughput vs ideal scaling";
-            charts.Add(("scalability", title, SvgChart.Line(title, "concurrent sessions", "executions per second",
+            charts.Add(ChartPlots.Line("scalability", title, "concurrent sessions", "executions per second",
             [
                 new ChartSeries("measured", a.Scalability.Select(s => ((double)s.Threads, s.ExecutionsPerSecond)).ToArray()),
                 new ChartSeries("ideal (threads × baseline)", a.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
-            ])));
+            ], xTicks: a.Scalability.Select(s => (double)s.Threads).Distinct().ToArray()));
         }
 
         if (a.Ledgers.Count > 0)
@@ -36,7 +36,7 @@ public static class ReportCharts
 
             // An attach window ran no executions: its ledger is drawn in seconds of session time.
             var title = attach ? "Time ledger of the watched sessions" : "Time ledger per execution";
-            charts.Add(("ledger", title, SvgChart.Bars(title, attach ? "seconds" : "ms per execution", names, parts, stacked: true)));
+            charts.Add(ChartPlots.Bars("ledger", title, attach ? "seconds" : "ms per execution", names, parts, stacked: true));
         }
 
         var withModules = a.Ledgers.Where(l => l.Modules.Count > 0).ToArray();
@@ -46,7 +46,7 @@ public static class ReportCharts
             var series = top.Select(name => new BarSeries(name, withModules.Select(l => l.Modules.Where(m => m.Module == name).Sum(m => m.ExclusiveShare) * 100).ToArray())).ToList();
             series.Add(new BarSeries("other", withModules.Select(l => l.Modules.Where(m => !top.Contains(m.Module)).Sum(m => m.ExclusiveShare) * 100).ToArray()));
             var title = $"Module shares of {a.Manifest.ServerProcess} CPU per phase";
-            charts.Add(("module-shares", title, SvgChart.Bars(title, "% of samples (exclusive)", withModules.Select(l => l.Phase).ToArray(), series, stacked: true)));
+            charts.Add(ChartPlots.Bars("module-shares", title, "% of samples (exclusive)", withModules.Select(l => l.Phase).ToArray(), series, stacked: true));
         }
 
         foreach (var p in a.Phases)
@@ -56,14 +56,14 @@ public static class ReportCharts
             if (user.Count + system.Count > 0)
             {
                 var title = $"{p.Name}: server CPU, user vs kernel (privileged)";
-                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "% CPU",
-                    [new ChartSeries("user", Points(user)), new ChartSeries("kernel (privileged)", Points(system))])));
+                charts.Add(ChartPlots.Line($"cpu-{p.Name}", title, "seconds since phase start", "% CPU",
+                    [new ChartSeries("user", Points(user)), new ChartSeries("kernel (privileged)", Points(system))]));
             }
             else if (p.Timeline is { } t && t.Seconds.Any())
             {
                 var title = $"{p.Name}: server CPU samples, user vs kernel (privileged)";
-                charts.Add(($"cpu-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "sample weight per second",
-                    [new ChartSeries("user", Points(t.User)), new ChartSeries("kernel (privileged)", Points(t.Kernel))])));
+                charts.Add(ChartPlots.Line($"cpu-{p.Name}", title, "seconds since phase start", "sample weight per second",
+                    [new ChartSeries("user", Points(t.User)), new ChartSeries("kernel (privileged)", Points(t.Kernel))]));
             }
 
             var waits = p.Series?.Series.Where(kv => kv.Key.StartsWith("wait.", StringComparison.Ordinal))
@@ -71,8 +71,8 @@ public static class ReportCharts
             if (waits.Length > 0)
             {
                 var title = $"{p.Name}: waits over time";
-                charts.Add(($"waits-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "ms waited per second",
-                    waits.Select(kv => new ChartSeries(kv.Key["wait.".Length..], Points(kv.Value))).ToArray())));
+                charts.Add(ChartPlots.Line($"waits-{p.Name}", title, "seconds since phase start", "ms waited per second",
+                    waits.Select(kv => new ChartSeries(kv.Key["wait.".Length..], Points(kv.Value))).ToArray()));
             }
 
             if (p.XePages is { } xe && xe.Events > 0)
@@ -80,14 +80,14 @@ public static class ReportCharts
                 var series = new List<ChartSeries> { new("all clerks", xe.RunningTotal().Select(t => ((double)t.Second, t.Held)).ToArray()) };
                 series.AddRange(xe.ByClerk().Take(5).Select(c => new ChartSeries(c.Clerk, xe.RunningTotal(c.Clerk).Select(t => ((double)t.Second, t.Held)).ToArray())));
                 var title = $"{p.Name}: running total of pages held (XE)";
-                charts.Add(($"xe-pages-{p.Name}", title, SvgChart.Line(title, "seconds since phase start", "pages allocated − freed", series, yFromZero: false)));
+                charts.Add(ChartPlots.Line($"xe-pages-{p.Name}", title, "seconds since phase start", "pages allocated − freed", series, yFromZero: false));
                 var perSecond = xe.PerSecond.GroupBy(kv => kv.Key.Second).OrderBy(g => g.Key).ToArray();
                 var ratesTitle = $"{p.Name}: XE page allocation and free rates";
-                charts.Add(($"xe-rates-{p.Name}", ratesTitle, SvgChart.Line(ratesTitle, "seconds since phase start", "pages per second",
+                charts.Add(ChartPlots.Line($"xe-rates-{p.Name}", ratesTitle, "seconds since phase start", "pages per second",
                 [
                     new ChartSeries("allocated", perSecond.Select(g => ((double)g.Key, g.Sum(kv => kv.Value.Allocated))).ToArray()),
                     new ChartSeries("freed", perSecond.Select(g => ((double)g.Key, g.Sum(kv => kv.Value.Freed))).ToArray()),
-                ])));
+                ]));
             }
         }
 

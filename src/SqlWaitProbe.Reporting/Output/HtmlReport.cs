@@ -245,5 +245,5 @@ public static class HtmlReport
 
     private static string Share(double part, double total) => total > 0 ? Pct(part / total) : "n/a";
 
-    private static string E(string s) => SvgChart.Esc(s);
+    private static string E(string s) => ReportText.Escape(s);
 }

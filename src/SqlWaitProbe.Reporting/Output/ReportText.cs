@@ -8,6 +8,9 @@ namespace SqlWaitProbe.Reporting.Output;
 /// <summary>Wording and cell formats that the Markdown and HTML reports share.</summary>
 internal static class ReportText
 {
+    /// <summary>Escapes text for HTML and XML content and attribute values.</summary>
+    public static string Escape(string s) => s.Replace("&", "&amp;").Replace("<", "&lt;").Replace(">", "&gt;").Replace("\"", "&quot;");
+
     /// <summary>A change with its sign, e.g. <c>+1.68</c> or <c>-2</c>.</summary>
     public static string Signed(double v) => (v > 0 ? "+" : "") + F(v);
 

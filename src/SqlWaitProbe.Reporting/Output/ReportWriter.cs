@@ -73,40 +73,32 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
     {
         progress.Report("drawing charts");
         var charts = ReportCharts.Build(analysis);
-        var tool = options.Png ? PngConverter.Find() : null;
-        if (tool is null && charts.Count > 0)
+        if (!options.Png && charts.Count > 0)
         {
-            _notes.Add(options.Png
-                ? "charts are SVG only: rsvg-convert (librsvg) is not on PATH, so no PNG copies were made"
-                : "charts are SVG only: PNG conversion was switched off");
+            _notes.Add("charts are SVG only: PNG copies were switched off");
         }
 
-        var failed = 0;
-        foreach (var (name, _, svg) in charts)
+        foreach (var chart in charts)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            var svgPath = Path.Combine(folder, "charts", name + ".svg");
-            Write("charts/" + name + ".svg", svg);
-            if (tool is not null)
+            Write("charts/" + chart.Name + ".svg", chart.Svg);
+            if (options.Png)
             {
-                var png = Path.ChangeExtension(svgPath, ".png");
-                if (PngConverter.TryConvert(tool, svgPath, png, SvgChart.Width))
-                {
-                    _files.Add(png);
-                }
-                else
-                {
-                    failed++;
-                }
+                Write("charts/" + chart.Name + ".png", chart.Png());
             }
         }
 
-        if (failed > 0)
-        {
-            _notes.Add($"{failed} chart(s) could not be converted to PNG by rsvg-convert; their SVGs are in charts/");
-        }
+        return charts.Select(c => (c.Name, c.Title, c.Svg)).ToArray();
+    }
 
-        return charts;
+    private void Write(string relative, byte[] bytes)
+    {
+        var path = Path.Combine(folder, relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        var temp = path + ".tmp";
+        File.WriteAllBytes(temp, bytes);
+        File.Move(temp, path, overwrite: true);
+        _files.Add(path);
     }
 
     private void Write(string relative, string text)

@@ -107,6 +107,7 @@ public sealed partial class BundleRedactor
     {
         var removed = new List<string>();
         var charts = new List<string>();
+        var changed = new HashSet<string>(StringComparer.Ordinal);
         foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).ToArray())
         {
             var relative = Path.GetRelativePath(folder, file).Replace('\\', '/');
@@ -124,11 +125,17 @@ public sealed partial class BundleRedactor
             }
             else if (IsText(file))
             {
-                File.WriteAllText(file, Redact(File.ReadAllText(file)));
+                var original = File.ReadAllText(file);
+                var redacted = Redact(original);
+                if (!string.Equals(original, redacted, StringComparison.Ordinal))
+                {
+                    changed.Add(file);
+                }
+
+                File.WriteAllText(file, redacted);
             }
             else if (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase) && File.Exists(Path.ChangeExtension(file, ".svg")))
             {
-                // A chart: redraw it from its SVG once that is redacted (below), or leave it out.
                 charts.Add(file);
             }
             else
@@ -139,12 +146,12 @@ public sealed partial class BundleRedactor
             }
         }
 
-        var tool = PngConverter.Find();
+        // A chart's PNG shows exactly the text of its SVG: it stays when redaction left the SVG as it was.
         foreach (var png in charts)
         {
-            File.Delete(png);
-            if (tool is null || !PngConverter.TryConvert(tool, Path.ChangeExtension(png, ".svg"), png, SvgChart.Width))
+            if (changed.Contains(Path.ChangeExtension(png, ".svg")))
             {
+                File.Delete(png);
                 removed.Add(Path.GetRelativePath(folder, png).Replace('\\', '/'));
             }
         }
