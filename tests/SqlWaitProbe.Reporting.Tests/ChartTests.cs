@@ -76,6 +76,16 @@ public sealed class ChartTests
     }
 
     [Theory]
+    [InlineData("over-accounted (CPU or waits outside executions, or overlapping sources)", "over-accounted")]
+    [InlineData("run queue (runnable, waiting for a CPU)", "run queue")]
+    [InlineData("ideal (threads × baseline)", "ideal (threads × baseline)")]
+    [InlineData("MEMORYCLERK_SQLQERESERVATIONS", "MEMORYCLERK_SQLQERESERVATIONS")]
+    public void Long_legend_labels_lose_their_parenthesis(string name, string expected)
+    {
+        Assert.Equal(expected, ChartPlots.Legend(name));
+    }
+
+    [Theory]
     [InlineData("all zero")]
     [InlineData("one point")]
     [InlineData("no points")]

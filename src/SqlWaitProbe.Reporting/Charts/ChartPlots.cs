@@ -28,7 +28,7 @@ internal static class ChartPlots
             }
 
             var line = plot.Add.Scatter(s.Points.Select(p => p.X).ToArray(), s.Points.Select(p => p.Y).ToArray(), colour);
-            line.LegendText = s.Name;
+            line.LegendText = Legend(s.Name);
             line.LineWidth = 2;
             line.MarkerSize = s.Points.Count <= 30 ? 5 : 0;
             any = true;
@@ -103,7 +103,7 @@ internal static class ChartPlots
                 }
             }
 
-            plot.Legend.ManualItems.Add(new LegendItem { LabelText = series[s].Name, FillColor = colour });
+            plot.Legend.ManualItems.Add(new LegendItem { LabelText = Legend(series[s].Name), FillColor = colour });
         }
 
         if (bars.Count > 0)
@@ -135,6 +135,17 @@ internal static class ChartPlots
         }
 
         return new ReportChart(name, title, plot);
+    }
+
+    /// <summary>
+    /// A legend label: a long name loses its parenthesis ("over-accounted (CPU or waits outside executions, …)" becomes
+    /// "over-accounted"), which the ledger table spells out, so the legend does not squeeze the plot.
+    /// </summary>
+    internal static string Legend(string name)
+    {
+        const int Longest = 30;
+        var cut = name.IndexOf(" (", StringComparison.Ordinal);
+        return name.Length > Longest && cut > 0 ? name[..cut] : name;
     }
 
     private static Plot New(string title, string xLabel, string yLabel)
