@@ -123,7 +123,7 @@ public static class CaptureOptions
     /// <summary><c>--encrypt</c>.</summary>
     public static readonly Option<bool> Encrypt = new("--encrypt")
     {
-        Description = "Encrypt the connection (sqlserver).",
+        Description = "Require an encrypted connection (sqlserver). Without it encryption is optional, unless the connection string sets Encrypt.",
     };
 
     /// <summary><c>--trust-server-certificate</c>.</summary>
