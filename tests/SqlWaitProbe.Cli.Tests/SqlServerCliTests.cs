@@ -140,4 +140,20 @@ public sealed class SqlServerCliTests
         Assert.StartsWith("probe: Cannot reach SQL Server '127.0.0.1,1'", error);
         Assert.Single(error.Trim().Split('\n'));
     }
+
+    [Theory]
+    [InlineData("--dry-run")]
+    [InlineData("--no-analyze")]
+    public void Etw_off_windows_is_refused_with_exit_2_before_connecting(string mode)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return;
+        }
+
+        var (exit, _, err) = Probe("capture", "--engine", "sqlserver", "--server", "Server=127.0.0.1,1;Connect Timeout=2", "--workload", "hashbytes", "--threads", "4", "--cpu", "etw", mode);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("probe: ETW CPU sampling needs Windows; on Linux use --cpu perf", err.Trim());
+    }
 }

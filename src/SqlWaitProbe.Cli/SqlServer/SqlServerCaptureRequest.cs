@@ -106,10 +106,9 @@ public sealed record SqlServerCaptureRequest
             : CapturePlan.Build(ThreadsParser.Parse(parse.GetValue(CaptureOptions.Threads) ?? "8"), !parse.GetValue(CaptureOptions.NoBaseline), duration, iterations);
 
         var cpu = parse.GetValue(CaptureOptions.Cpu)?.ToLowerInvariant();
-        if (cpu is not (null or "perf" or "etw" or "none"))
-        {
-            throw new BadInputException($"--cpu '{cpu}' is not known; use perf, etw or none");
-        }
+        // Refuses an unknown collector, and one this OS lacks (ETW off Windows, perf on Windows), before anything
+        // connects or a dry run describes a capture that could not run.
+        Windows.Selection.CpuCollectorSelector.ForThisMachine(cpu, null);
 
         var hz = parse.GetValue(CaptureOptions.SampleHz);
         if (hz is < 1 or > 50_000)
