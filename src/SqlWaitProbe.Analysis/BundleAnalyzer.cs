@@ -27,7 +27,7 @@ public static class BundleAnalyzer
 
         var attach = manifest.Workload == "attach";
         progress?.Report("building the time ledger");
-        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, attach, tags)).ToArray();
+        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, attach, tags, manifest.LogicalCpus)).ToArray();
         var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
         var growth = partial.Baseline is { } b && partial.Load is { } l && !ReferenceEquals(b, l) ? Growth.Compute(b, l) : [];
         var byThreads = ledgers.OrderBy(x => x.Threads).ToArray();

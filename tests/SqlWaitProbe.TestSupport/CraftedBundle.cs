@@ -79,6 +79,17 @@ public sealed class CraftedBundle
         return this;
     }
 
+    /// <summary>Logical CPUs written to the manifest.</summary>
+    public int LogicalCpus { get; init; } = 4;
+
+    /// <summary>Adds a session_timeline.csv reading: cumulative CPU and run-queue ms of a session at <paramref name="ms"/> since the phase start.</summary>
+    public CraftedBundle SessionReading(string phase, int session, double ms, double cpuMs, double runQueueMs) =>
+        Line(BundlePaths.SessionTimeline(phase), "ms,session,cpu_ms,run_queue_ms", $"{N(ms)},{session},{N(cpuMs)},{N(runQueueMs)}");
+
+    /// <summary>Adds a wait_samples.csv row (session null: a sample that does not tell sessions apart).</summary>
+    public CraftedBundle WaitSample(string phase, double ms, int? session, string type, double waitMs) =>
+        Line(BundlePaths.WaitSamples(phase), "ms,session,wait_type,wait_ms", $"{N(ms)},{session?.ToString(CultureInfo.InvariantCulture)},{type},{N(waitMs)}");
+
     /// <summary>Adds a waits.csv row.</summary>
     public CraftedBundle Wait(string phase, string type, double waitMs, double signalMs = 0, string scope = "session") =>
         Line(BundlePaths.Waits(phase), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", $"{scope},{type},Other,{N(waitMs)},{N(signalMs)},10");
@@ -167,7 +178,7 @@ public sealed class CraftedBundle
             RunId = "crafted01",
             Host = Host,
             Os = "Crafted OS",
-            LogicalCpus = 4,
+            LogicalCpus = LogicalCpus,
             Engine = Engine,
             ServerVersion = Engine == "postgres" ? "PostgreSQL 15.8" : "Microsoft SQL Server 2022",
             ServerProcess = ServerProcess,

@@ -38,6 +38,8 @@ public static class BundleReader
                 : ReadExecutions(bundle, BundlePaths.Executions(name)),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
+            SessionTimeline = ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(name)),
+            WaitSamples = ReadWaitSamples(bundle, BundlePaths.WaitSamples(name)),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken),
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
@@ -60,6 +62,7 @@ public static class BundleReader
         double sum = 0, first = double.MaxValue, last = double.MinValue;
         long errors = 0;
         var sessions = new HashSet<string>(StringComparer.Ordinal);
+        var spans = new Dictionary<int, ExecutionSpan>();
         while (csv.Read())
         {
             var start = csv.Number("start_ms");
@@ -67,6 +70,13 @@ public static class BundleReader
             if (end < start)
             {
                 throw new BadInputException($"end_ms {end} is before start_ms {start}", relative, csv.LineNumber);
+            }
+
+            if (int.TryParse(csv.Text("session"), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
+            {
+                spans[number] = spans.TryGetValue(number, out var span)
+                    ? new ExecutionSpan(Math.Min(span.StartMs, start), Math.Max(span.EndMs, end), span.BusyMs + end - start, span.Executions + 1)
+                    : new ExecutionSpan(start, end, end - start, 1);
             }
 
             sum += end - start;
@@ -84,7 +94,7 @@ public static class BundleReader
         var latency = durations.Count == 0
             ? new LatencyStats(0, 0, 0, 0)
             : new LatencyStats(Percentile(durations, 0.50), Percentile(durations, 0.95), Percentile(durations, 0.99), durations[^1]);
-        return new ExecutionStats(durations.Count, errors, sum, durations.Count == 0 ? 0 : (last - first) / 1000, sessions.Count, latency);
+        return new ExecutionStats(durations.Count, errors, sum, durations.Count == 0 ? 0 : (last - first) / 1000, sessions.Count, latency, spans);
     }
 
     private static double Percentile(List<float> sorted, double p)
@@ -117,6 +127,49 @@ public static class BundleReader
         }
 
         return new SessionTotals(rows, cpu, anyRunQueue ? runQueue : null);
+    }
+
+    private static SessionTimeline? ReadSessionTimeline(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, "ms", "session", "cpu_ms", "run_queue_ms");
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var timeline = new SessionTimeline();
+        var last = new Dictionary<int, double>();
+        while (csv.Read())
+        {
+            var session = (int)csv.Number("session");
+            var ms = csv.Number("ms");
+            if (last.TryGetValue(session, out var previous) && ms < previous)
+            {
+                throw new BadInputException($"ms {ms} of session {session} is before its previous reading ({previous})", relative, csv.LineNumber);
+            }
+
+            last[session] = ms;
+            timeline.Add(session, ms, csv.Number("cpu_ms"), csv.Number("run_queue_ms"));
+        }
+
+        return timeline;
+    }
+
+    private static List<WaitSample>? ReadWaitSamples(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, "ms", "session", "wait_type", "wait_ms");
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var rows = new List<WaitSample>();
+        while (csv.Read())
+        {
+            rows.Add(new WaitSample(csv.Number("ms"), csv.OptionalNumber("session") is { } s ? (int)s : null, string.Intern(csv.Text("wait_type")), csv.Number("wait_ms")));
+        }
+
+        return rows;
     }
 
     private static List<WaitRow>? ReadWaits(CaptureBundle bundle, string relative)

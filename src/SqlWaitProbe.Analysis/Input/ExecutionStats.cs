@@ -7,4 +7,5 @@ namespace SqlWaitProbe.Analysis.Input;
 /// <param name="WallSeconds">First start to last end, in seconds.</param>
 /// <param name="Sessions">Distinct driver sessions seen.</param>
 /// <param name="Latency">Per-execution latency percentiles.</param>
-public sealed record ExecutionStats(long Count, long Errors, double SessionMs, double WallSeconds, int Sessions, LatencyStats Latency);
+/// <param name="Spans">Each session's span of executions, keyed by driver session number (sessions that are not numbers are left out).</param>
+public sealed record ExecutionStats(long Count, long Errors, double SessionMs, double WallSeconds, int Sessions, LatencyStats Latency, IReadOnlyDictionary<int, ExecutionSpan>? Spans = null);

@@ -15,6 +15,12 @@ public sealed record PhaseData
     /// <summary>sessions.csv.</summary>
     public SessionTotals? Sessions { get; init; }
 
+    /// <summary>session_timeline.csv: cumulative CPU and run queue per session over time.</summary>
+    public SessionTimeline? SessionTimeline { get; init; }
+
+    /// <summary>wait_samples.csv: every wait sample with its time and session.</summary>
+    public IReadOnlyList<WaitSample>? WaitSamples { get; init; }
+
     /// <summary>waits.csv.</summary>
     public IReadOnlyList<WaitRow>? Waits { get; init; }
 

@@ -48,6 +48,12 @@ public sealed record PhaseLedger
     /// <summary>Signals that explain time without being extra time (signal waits, preemptive waits, spins), with sources.</summary>
     public IReadOnlyList<string> Evidence { get; init; } = [];
 
+    /// <summary>The parts over each session's own span of executions, or null when they cover the collectors' window.</summary>
+    public SpanParts? Span { get; init; }
+
+    /// <summary>The most CPU the sessions could have had as a share of session time (CPUs ÷ busy sessions), when known.</summary>
+    public double? CpuShareBound { get; init; }
+
     /// <summary>Server-process modules by CPU, heaviest first.</summary>
     public IReadOnlyList<ModuleCost> Modules { get; init; } = [];
 

@@ -17,33 +17,45 @@ public static class TimeLedger
     /// <summary>Cause name of run-queue time.</summary>
     public const string RunQueue = "run queue (runnable, waiting for a CPU)";
 
-    /// <summary>Computes the ledger. <paramref name="attachMode"/> uses server-wide waits when no session-scope waits exist.</summary>
-    public static PhaseLedger Compute(PhaseData phase, string serverProcess, bool attachMode, StackTagSet? tags)
+    /// <summary>
+    /// Computes the ledger. <paramref name="attachMode"/> uses server-wide waits when no session-scope waits exist;
+    /// <paramref name="logicalCpus"/> gives the physical bound of the CPU share.
+    /// </summary>
+    public static PhaseLedger Compute(PhaseData phase, string serverProcess, bool attachMode, StackTagSet? tags, int logicalCpus = 0)
     {
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
         var attachWindow = attachMode && executions == 0;
         var session = attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
-        var (waits, waitsCaptured) = SelectWaits(phase, attachMode);
+        var span = attachWindow ? null : SpanMeasure.Compute(phase);
+        var (waits, waitsCaptured) = SelectWaits(phase, attachMode, span);
         var waitSeconds = waits.Sum(w => w.Seconds);
-        var cpuCaptured = phase.Sessions is not null;
-        var cpu = (phase.Sessions?.CpuMs ?? 0) / 1000;
+        var cpuCaptured = span is not null || phase.Sessions is not null;
+        var cpu = span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
         var unaccounted = session - waitSeconds - cpu;
 
         var causes = new List<UnaccountedCause>();
         var explained = 0.0;
-        if (phase.Sessions?.RunQueueMs is { } runQueueMs && runQueueMs > 0)
+        var runQueueMs = span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
+        if (runQueueMs is > 0)
         {
-            causes.Add(new UnaccountedCause(RunQueue, runQueueMs / 1000, "sessions.csv run_queue_ms (/proc/<pid>/schedstat)"));
-            explained += runQueueMs / 1000;
+            causes.Add(new UnaccountedCause(RunQueue, runQueueMs.Value / 1000, span is not null
+                ? "session_timeline.csv run_queue_ms inside each session's executions (/proc/<pid>/schedstat)"
+                : "sessions.csv run_queue_ms (/proc/<pid>/schedstat)"));
+            explained += runQueueMs.Value / 1000;
         }
 
         if (phase.Overhead is { } overhead && overhead.SlowdownFraction > 0)
         {
             // With the collectors the same work ran at `ratio` of its speed, so that fraction of session time is the probe's.
-            var seconds = session * overhead.SlowdownFraction;
-            causes.Add(new UnaccountedCause(ProbeOverhead, seconds, $"overhead.json {overhead.Describe()} ({overhead.Method})"));
-            explained += seconds;
+            // The collectors' CPU competes with the sessions, so part of that cost is already in the run queue or CPU
+            // measured above: only what they left unexplained is booked here, never more.
+            var seconds = Math.Min(session * overhead.SlowdownFraction, Math.Max(0, unaccounted - explained));
+            if (seconds > 0)
+            {
+                causes.Add(new UnaccountedCause(ProbeOverhead, seconds, $"overhead.json {overhead.Describe()} ({overhead.Method}), at most what the parts above left unexplained"));
+                explained += seconds;
+            }
         }
 
         var remainder = unaccounted - explained;
@@ -65,10 +77,13 @@ public static class TimeLedger
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
             CpuCaptured = cpuCaptured,
-            CpuSource = cpuCaptured ? "sessions.csv Σ cpu_ms" : "not captured (no sessions.csv)",
+            CpuSource = span is not null ? "session_timeline.csv on-CPU ms inside each session's executions (/proc/<pid>/schedstat)"
+                : cpuCaptured ? "sessions.csv Σ cpu_ms (over the collectors' window)" : "not captured (no sessions.csv)",
             UnaccountedSeconds = unaccounted,
             UnaccountedCauses = causes,
-            Evidence = CollectEvidence(phase, waits),
+            Evidence = CollectEvidence(phase, waits, span, cpu, session, logicalCpus),
+            Span = span,
+            CpuShareBound = span?.CpuShareBound(logicalCpus),
             Modules = modules,
             Tags = tagCosts,
             KernelShare = kernelShare,
@@ -77,8 +92,16 @@ public static class TimeLedger
         };
     }
 
-    private static (IReadOnlyList<LedgerWait>, bool) SelectWaits(PhaseData phase, bool attachMode)
+    private static (IReadOnlyList<LedgerWait>, bool) SelectWaits(PhaseData phase, bool attachMode, SpanParts? span)
     {
+        if (span?.Waits is { } inSpan)
+        {
+            // Signal time is a SQL Server notion; PostgreSQL samples have none.
+            const string spanSource = "wait_samples.csv inside each session's executions";
+            return (inSpan.Where(kv => kv.Value > 0).Select(kv => new LedgerWait(kv.Key, kv.Value / 1000, 0, spanSource))
+                .OrderByDescending(w => w.Seconds).ThenBy(w => w.Type, StringComparer.Ordinal).ToArray(), true);
+        }
+
         if (phase.Waits is null)
         {
             return ([], false);
@@ -100,9 +123,23 @@ public static class TimeLedger
         return (waits, true);
     }
 
-    private static List<string> CollectEvidence(PhaseData phase, IReadOnlyList<LedgerWait> waits)
+    private static List<string> CollectEvidence(PhaseData phase, IReadOnlyList<LedgerWait> waits, SpanParts? span, double cpuSeconds, double sessionSeconds, int logicalCpus)
     {
         var evidence = new List<string>();
+        if (span is not null && sessionSeconds > 0)
+        {
+            var bound = span.CpuShareBound(logicalCpus);
+            evidence.Add($"physical bound: {logicalCpus} CPU(s) ÷ {Fmt(span.BusySessions)} busy sessions = {Findings.FindingRules.Pct(bound)} of session time at most on a CPU; measured {Findings.FindingRules.Pct(cpuSeconds / sessionSeconds)} [executions.csv, session_timeline.csv]");
+            if (span.Coverage < 0.99)
+            {
+                evidence.Add($"CPU readings covered {Findings.FindingRules.Pct(span.Coverage)} of the sessions' spans: CPU and run queue miss the rest [session_timeline.csv]");
+            }
+        }
+        else if (phase.Sessions is not null && phase.Executions.Count > 0)
+        {
+            evidence.Add("CPU and run queue cover the collectors' window, which is wider than the executions' (no session_timeline.csv): over-accounted time is expected [sessions.csv]");
+        }
+
         var signal = waits.Sum(w => w.SignalSeconds);
         if (signal > 0)
         {

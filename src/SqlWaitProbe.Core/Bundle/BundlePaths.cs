@@ -21,6 +21,12 @@ public static class BundlePaths
     /// <summary>Per-session accounting: <c>session,backend_pid,db_session_id,cpu_ms,run_queue_ms</c>.</summary>
     public static string Sessions(string phase) => Phase(phase) + "/sessions.csv";
 
+    /// <summary>Cumulative CPU and run-queue ms of each session's server process, read every 100 ms: <c>ms,session,cpu_ms,run_queue_ms</c>.</summary>
+    public static string SessionTimeline(string phase) => Phase(phase) + "/session_timeline.csv";
+
+    /// <summary>Every wait sample of the workload's sessions: <c>ms,session,wait_type,wait_ms</c>.</summary>
+    public static string WaitSamples(string phase) => Phase(phase) + "/wait_samples.csv";
+
     /// <summary>Wait totals: <c>scope,wait_type,category,wait_ms,signal_ms,waiting_tasks</c>.</summary>
     public static string Waits(string phase) => Phase(phase) + "/waits.csv";
 

@@ -6,7 +6,8 @@ namespace SqlWaitProbe.Linux.Proc;
 /// <summary>
 /// CPU and run-queue time of each workload session's server process over the phase, from
 /// <c>/proc/PID/stat</c> utime+stime and <c>/proc/PID/schedstat</c> deltas; filled into
-/// <see cref="PhaseContext.SessionCpu"/> for <c>sessions.csv</c>. Also <c>server.cpu.*</c> series of those processes.
+/// <see cref="PhaseContext.SessionCpu"/> for <c>sessions.csv</c>; <c>session_timeline.csv</c> (schedstat every 100 ms)
+/// so analysis can measure them over each session's own executions. Also <c>server.cpu.*</c> series of those processes.
 /// </summary>
 public sealed class BackendCpuCollector : ICollector
 {
@@ -17,6 +18,7 @@ public sealed class BackendCpuCollector : ICollector
     private PeriodicTimer? _timer;
     private int[] _pids = [];
     private (DateTime Utc, (long User, long System) Ticks) _last;
+    private SessionTimelineRecorder? _timeline;
 
     /// <inheritdoc />
     public string Name => "backend-cpu";
@@ -39,6 +41,12 @@ public sealed class BackendCpuCollector : ICollector
 
         // The first reading and the timer start here, not inside the loop task, so a busy thread pool
         // delays a point but never shifts or drops the series.
+        _timeline = new SessionTimelineRecorder(phase.Sessions);
+        if (!_timeline.Start())
+        {
+            _timeline = null;
+        }
+
         _pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
         _last = (DateTime.UtcNow, SumTicks(_pids));
         _timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
@@ -56,6 +64,10 @@ public sealed class BackendCpuCollector : ICollector
             await _stop.CancelAsync();
             await _loop.WaitAsync(cancellationToken);
             _timer?.Dispose();
+            if (_timeline is not null)
+            {
+                await _timeline.StopAsync(phase, cancellationToken);
+            }
 
             // The last part-second of the phase is a point of its own, so a short phase still has a series.
             if ((DateTime.UtcNow - _last.Utc).TotalSeconds >= MinTailSeconds)

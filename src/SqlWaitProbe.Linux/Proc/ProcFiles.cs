@@ -44,6 +44,26 @@ public static class ProcFiles
     public static long ParseSchedstatRunQueueNs(string schedstat) =>
         long.Parse(schedstat.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture);
 
+    /// <summary>On-CPU and run-queue ns of <c>/proc/PID/schedstat</c> text: its first two numbers (nanosecond scheduler accounting).</summary>
+    public static (long CpuNs, long RunQueueNs) ParseSchedstat(string schedstat)
+    {
+        var fields = schedstat.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        return (long.Parse(fields[0], CultureInfo.InvariantCulture), long.Parse(fields[1], CultureInfo.InvariantCulture));
+    }
+
+    /// <summary>On-CPU and run-queue ns of a process from <c>/proc/PID/schedstat</c>, or null when it is gone or the kernel has no schedstat.</summary>
+    public static (long CpuNs, long RunQueueNs)? ReadSchedstat(int pid)
+    {
+        try
+        {
+            return ParseSchedstat(File.ReadAllText($"/proc/{pid}/schedstat"));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>CPU ticks and run-queue ns of a process, or null when it is gone.</summary>
     public static (long CpuTicks, long? RunQueueNs)? ReadProcess(int pid)
     {

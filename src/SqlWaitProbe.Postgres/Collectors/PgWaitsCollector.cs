@@ -26,6 +26,8 @@ public sealed class PgWaitsCollector : ICollector
     private double _profilePeriodMs = 10;
     private Dictionary<string, long>? _lastProfile;
     private TimeSpan _elapsed;
+    private readonly List<(DateTime Utc, int? Session, string Type, double Ms)> _samples = [];
+    private Dictionary<int, int> _sessionOfPid = [];
 
     /// <summary>Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created.</summary>
     public PgWaitsCollector(string connectionString, bool useWaitSampling)
@@ -44,6 +46,7 @@ public sealed class PgWaitsCollector : ICollector
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         var pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
+        _sessionOfPid = phase.Sessions.Where(s => s.BackendPid is not null).GroupBy(s => s.BackendPid!.Value).ToDictionary(g => g.Key, g => g.First().Session);
         _connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
         await _connection.OpenAsync(cancellationToken);
         if (_useWaitSampling)
@@ -94,11 +97,11 @@ public sealed class PgWaitsCollector : ICollector
     private async Task ActivityLoopAsync(int[] pids, CancellationToken token)
     {
         await using var cmd = new NpgsqlCommand(
-            "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(@pids) AND state = 'active' AND wait_event IS NOT NULL", _connection);
+            "SELECT wait_event_type, wait_event, pid FROM pg_stat_activity WHERE pid = ANY(@pids) AND state = 'active' AND wait_event IS NOT NULL", _connection);
         cmd.Parameters.AddWithValue("pids", pids);
         await cmd.PrepareAsync(token);
         var watch = Stopwatch.StartNew();
-        var pending = new List<(DateTime Utc, string Type)>();
+        var pending = new List<(DateTime Utc, string Type, int Pid)>();
         using var timer = new PeriodicTimer(ActivityInterval);
         try
         {
@@ -108,7 +111,7 @@ public sealed class PgWaitsCollector : ICollector
                 await using var reader = await cmd.ExecuteReaderAsync(token);
                 while (await reader.ReadAsync(token))
                 {
-                    pending.Add((utc, reader.GetString(0) + ":" + reader.GetString(1)));
+                    pending.Add((utc, reader.GetString(0) + ":" + reader.GetString(1), reader.GetInt32(2)));
                 }
 
                 _polls++;
@@ -128,9 +131,10 @@ public sealed class PgWaitsCollector : ICollector
         var intervalMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : _elapsed.TotalMilliseconds / _polls;
         var expected = (long)(_elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
         _lateOrFailed = Math.Max(0, expected - _polls);
-        foreach (var (utc, type) in pending)
+        foreach (var (utc, type, pid) in pending)
         {
             _tally.Add(utc, type, 1, intervalMs);
+            _samples.Add((utc, _sessionOfPid.TryGetValue(pid, out var session) ? session : null, type, intervalMs));
         }
     }
 
@@ -162,6 +166,9 @@ public sealed class PgWaitsCollector : ICollector
             if (delta > 0)
             {
                 _tally.Add(utc.AddSeconds(-0.5), type, delta, delta * _profilePeriodMs);
+
+                // The profile is read once a second for all backends together: its samples carry no session.
+                _samples.Add((utc.AddSeconds(-0.5), null, type, delta * _profilePeriodMs));
             }
         }
 
@@ -200,6 +207,7 @@ public sealed class PgWaitsCollector : ICollector
         }
 
         File.Move(path + ".tmp", path, overwrite: true);
+        WriteSamples(phase);
         foreach (var (second, map) in _tally.PerSecond)
         {
             foreach (var (type, ms) in map)
@@ -207,5 +215,21 @@ public sealed class PgWaitsCollector : ICollector
                 phase.Series.Add(second, "wait." + type, ms);
             }
         }
+    }
+
+    private void WriteSamples(PhaseContext phase)
+    {
+        // Every sample with its time and session, so analysis counts only the waits inside each session's executions.
+        var path = phase.PathFor(BundlePaths.WaitSamples(phase.Name));
+        using (var writer = new StreamWriter(path + ".tmp"))
+        {
+            writer.Write("ms,session,wait_type,wait_ms\n");
+            foreach (var (utc, session, type, ms) in _samples)
+            {
+                writer.Write(Csv.Line(Csv.Number((utc - phase.StartUtc).TotalMilliseconds), session?.ToString(System.Globalization.CultureInfo.InvariantCulture), type, Csv.Number(ms)) + "\n");
+            }
+        }
+
+        File.Move(path + ".tmp", path, overwrite: true);
     }
 }

@@ -48,6 +48,7 @@ public static class FindingsJson
                         unaccountedSeconds = l.UnaccountedSeconds,
                         unaccountedCauses = l.UnaccountedCauses.Select(c => new { cause = c.Cause, seconds = c.Seconds, source = c.Source }),
                         evidence = l.Evidence,
+                        span = l.Span is { } sp ? new { measured = "inside each session's executions", busySessions = sp.BusySessions, cpuShareBound = l.CpuShareBound, coverage = sp.Coverage } : null,
                     },
                     kernelShare = l.KernelShare,
                     samplingCoverage = l.SamplingCoverage,
