@@ -24,6 +24,9 @@ public class DependencyDirectionTests
         { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Workload", ["SqlWaitProbe.Core"] },
+
+        // The capture session is engine-neutral: it knows OS collectors and analysis, never an engine.
+        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Workload", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting"] },
     };
 
     [Theory]
@@ -46,13 +49,26 @@ public class DependencyDirectionTests
         Assert.True(forbidden.Length == 0, $"{assemblyName} must not reference {string.Join(", ", forbidden)}");
     }
 
+    [Theory]
+    [InlineData("Npgsql")]
+    [InlineData("Microsoft.Data.SqlClient")]
+    [InlineData("System.Data.SqlClient")]
+    public void Command_line_tool_holds_no_database_driver_code(string driver)
+    {
+        // Connection strings, redaction, server checks and option validation live with their engine; the CLI
+        // parses, builds a request, and renders.
+        var references = Load("probe").GetReferencedAssemblies().Select(a => a.Name!).ToArray();
+        Assert.DoesNotContain(driver, references);
+        Assert.DoesNotContain(driver, Load("SqlWaitProbe.Capture").GetReferencedAssemblies().Select(a => a.Name!));
+    }
+
     [Fact]
     public void Command_line_tool_is_the_composition_root()
     {
         var probeAssemblies = new[]
         {
             "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload",
+            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload", "SqlWaitProbe.Capture",
         };
         foreach (var name in probeAssemblies)
         {

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using SqlWaitProbe.Cli.Capture;
+using SqlWaitProbe.Capture;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
 

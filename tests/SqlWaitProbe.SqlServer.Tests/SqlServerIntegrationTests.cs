@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.SqlServer.Capture;

@@ -1,13 +1,15 @@
 using Serilog;
 using Serilog.Events;
+using SqlWaitProbe.Capture;
 
 namespace SqlWaitProbe.Cli.Capture;
 
 /// <summary>The capture's log: console as usual plus <c>capture.log</c> in the bundle, closed before the files are hashed.</summary>
-public static class CaptureLog
+/// <param name="verbose">Debug lines on the console as well (<c>-v</c>).</param>
+public sealed class CaptureLog(bool verbose) : ICaptureLog
 {
-    /// <summary>Sends the log to the console and to <paramref name="path"/>.</summary>
-    public static void Start(string path, bool verbose)
+    /// <inheritdoc />
+    public void Start(string path)
     {
         Log.Logger = new LoggerConfiguration()
             .MinimumLevel.Debug()
@@ -19,8 +21,8 @@ public static class CaptureLog
             .CreateLogger();
     }
 
-    /// <summary>Flushes and closes the file, keeping console logging for what follows.</summary>
-    public static async Task StopAsync(bool verbose)
+    /// <inheritdoc />
+    public async Task StopAsync()
     {
         await Log.CloseAndFlushAsync();
         Infrastructure.CommandRunner.ConfigureLogging(verbose, null);

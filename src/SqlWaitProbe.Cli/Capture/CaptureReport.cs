@@ -1,4 +1,5 @@
 using System.Globalization;
+using SqlWaitProbe.Capture;
 using SqlWaitProbe.Core.Bundle;
 
 namespace SqlWaitProbe.Cli.Capture;

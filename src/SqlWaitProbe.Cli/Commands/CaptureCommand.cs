@@ -1,6 +1,8 @@
 using System.CommandLine;
+using SqlWaitProbe.Capture;
 using SqlWaitProbe.Cli.Capture;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -16,28 +18,34 @@ public static class CaptureCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
         {
-            var engine = parse.GetValue(CaptureOptions.Engine)?.ToLowerInvariant();
-            return engine switch
+            var arguments = CaptureArgumentsReader.Read(parse);
+            var request = CaptureRequest.Build(arguments, CaptureEngines.Create(arguments));
+            if (arguments.DryRun)
             {
-                "sqlserver" => CaptureSqlServer.RunAsync(parse, ct),
-                "postgres" => CommandRunner.RunAsync(parse, ct, async token =>
-                {
-                    var request = PostgresCaptureRequest.FromParse(parse);
-                    if (request.DryRun)
-                    {
-                        DryRunPlan.Print(request, Console.Out);
-                        return 0;
-                    }
+                await CaptureDryRun.WriteAsync(request, Console.Out, token);
+                return (int)ExitCode.Success;
+            }
 
-                    var outcome = await ProgressReporter.RunAsync($"capture {request.WorkloadName} into {request.Output}", progress => PostgresCapture.RunAsync(request, progress, token));
-                    CaptureReport.Print(outcome, Console.Out);
-                    return CaptureReport.ExitCode(outcome);
-                }),
-                _ => CommandRunner.RunAsync(parse, ct, _ => throw new Core.Errors.BadInputException($"--engine '{engine}' is not known; use postgres or sqlserver")),
-            };
-        });
+            if (request.Engine.Confirmation is { } confirmation && !arguments.Yes)
+            {
+                if (Console.IsInputRedirected)
+                {
+                    throw new BadInputException($"{confirmation.Option} needs --yes when there is no terminal to confirm on");
+                }
+
+                if (!ConsolePrompt.Confirm(confirmation.Question))
+                {
+                    throw new BadInputException($"{confirmation.Option} was not confirmed; nothing was sent");
+                }
+            }
+
+            var outcome = await ProgressReporter.RunAsync($"capture {request.WorkloadName} into {request.Output}",
+                progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
+            CaptureReport.Print(outcome, Console.Out);
+            return CaptureReport.ExitCode(outcome);
+        }));
         return command;
     }
 }

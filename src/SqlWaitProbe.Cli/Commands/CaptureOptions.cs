@@ -1,5 +1,5 @@
 using System.CommandLine;
-using SqlWaitProbe.Windows.Selection;
+using SqlWaitProbe.Capture.Os;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -75,7 +75,7 @@ public static class CaptureOptions
     public static readonly Option<int> SampleHz = new("--sample-hz")
     {
         Description = "CPU sampling frequency in Hz (perf -F, default 499; ETW interval = 1000/Hz ms, default 1 ms as PerfView).",
-        DefaultValueFactory = _ => CpuCollectorSelector.DefaultPerfHz,
+        DefaultValueFactory = _ => OsCollectorSelector.DefaultPerfHz,
     };
 
     /// <summary><c>--cpu</c>: none, perf or etw.</summary>

@@ -1,8 +1,8 @@
 using System.CommandLine;
-using Npgsql;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Cli.SqlServer;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Postgres.Capture;
+using SqlWaitProbe.SqlServer.Capture;
 using SqlWaitProbe.SqlServer.Connection;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -46,52 +46,25 @@ public static class CheckCommand
                         TrustServerCertificate = parse.GetValue(CaptureOptions.TrustServerCertificate),
                         RunId = "check" + Guid.NewGuid().ToString("N")[..6],
                     };
-                    var factory = new SqlServerConnectionFactory(settings);
                     if (dryRun)
                     {
-                        Console.Out.WriteLine($"-- probe check --engine sqlserver dry run: would connect to {factory.DataSource} (database master, Application Name {settings.ApplicationName}) and send:");
-                        foreach (var statement in ServerCheck.SqlServerStatements)
-                        {
-                            Console.Out.WriteLine($"-- {statement.Purpose}");
-                            Console.Out.WriteLine(statement.Text.TrimEnd());
-                            Console.Out.WriteLine("GO");
-                        }
-
+                        SqlServerServerCheck.WriteDryRun(settings, Console.Out);
                         return 0;
                     }
 
-                    return await ServerCheck.SqlServerAsync(settings, Console.Out, token);
+                    return await SqlServerServerCheck.RunAsync(settings, Console.Out, token);
                 }
 
                 case "postgres":
                 {
-                    NpgsqlConnectionStringBuilder builder;
-                    try
-                    {
-                        builder = new NpgsqlConnectionStringBuilder(server);
-                    }
-                    catch (Exception e) when (e is ArgumentException or FormatException)
-                    {
-                        throw new BadInputException("--server is not a valid PostgreSQL connection string (e.g. 'Host=db1;Username=me')");
-                    }
-
-                    if (password is not null)
-                    {
-                        builder.Password = password;
-                    }
-
+                    var connectionString = PostgresServerCheck.ConnectionString(server, password);
                     if (dryRun)
                     {
-                        Console.Out.WriteLine($"-- probe check --engine postgres dry run: would connect to {builder.Host} and send:");
-                        foreach (var statement in ServerCheck.PostgresStatements)
-                        {
-                            Console.Out.WriteLine(statement);
-                        }
-
+                        PostgresServerCheck.WriteDryRun(connectionString, Console.Out);
                         return 0;
                     }
 
-                    return await ServerCheck.PostgresAsync(builder.ConnectionString, Console.Out, token);
+                    return await PostgresServerCheck.RunAsync(connectionString, Console.Out, token);
                 }
 
                 default:

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Cleanup;
 using SqlWaitProbe.Linux.PerfRecord;

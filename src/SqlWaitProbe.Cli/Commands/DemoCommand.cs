@@ -1,11 +1,13 @@
 using System.CommandLine;
 using System.Globalization;
+using SqlWaitProbe.Capture;
+using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Cli.Capture;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Postgres.Capture;
 using SqlWaitProbe.Postgres.Embedded;
-using SqlWaitProbe.Postgres.Workloads;
-using SqlWaitProbe.Workload.Capture;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -41,21 +43,27 @@ public static class DemoCommand
                 cpu = "none";
             }
 
-            var output = parse.GetValue(Output)?.FullName
-                ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
-            var request = new PostgresCaptureRequest
+            var arguments = new CaptureArguments
             {
-                Workload = PostgresWorkloadCatalog.Get("hashbytes", PostgresWorkloadCatalog.DefaultScale),
-                Plan = CapturePlan.Build([2], baseline: true, TimeSpan.FromSeconds(8), null),
-                Output = output,
+                Engine = "postgres",
+                Workload = "hashbytes",
+                Threads = "2",
+                Duration = "8s",
                 Cpu = cpu,
+                SampleHz = OsCollectorSelector.DefaultPerfHz,
+                Output = parse.GetValue(Output)?.FullName
+                    ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture))),
                 Verbose = parse.GetValue(GlobalOptions.Verbose),
+            };
+            var request = CaptureRequest.Build(arguments, PostgresCaptureEngine.Create(arguments)) with
+            {
                 Options = new Dictionary<string, string>(StringComparer.Ordinal)
                 {
                     ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = "8s", ["--cpu"] = cpu ?? "perf",
                 },
             };
-            var outcome = await ProgressReporter.RunAsync("demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions", progress => PostgresCapture.RunAsync(request, progress, token));
+            var outcome = await ProgressReporter.RunAsync("demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
+                progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
             CaptureReport.Print(outcome, Console.Out);
             if (outcome.Findings.Count > 0)
             {

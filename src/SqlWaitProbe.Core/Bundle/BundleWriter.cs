@@ -46,21 +46,12 @@ public sealed class BundleWriter
             manifest = manifest with { Files = HashFiles() };
         }
 
-        var path = Path.Combine(Root, BundlePaths.Manifest);
-        var temp = path + ".tmp";
-        try
-        {
-            File.WriteAllText(temp, JsonSerializer.Serialize(manifest, ProbeJson.Options));
-            File.Move(temp, path, overwrite: true);
-        }
-        catch (IOException)
-        {
-            Errors.DiskFull.TryDelete(temp);
-            throw;
-        }
-
+        Files.AtomicFile.WriteAllText(Path.Combine(Root, BundlePaths.Manifest), JsonSerializer.Serialize(manifest, ProbeJson.Options));
         return manifest;
     }
+
+    /// <summary>Writes a bundle-relative text file atomically (see <see cref="Files.AtomicFile"/>).</summary>
+    public void WriteText(string relative, string text) => Files.AtomicFile.WriteAllText(PathFor(relative), text);
 
     /// <summary>Lists every file except the manifest (and the report folder, which analysis rewrites) with its hash.</summary>
     public IReadOnlyList<BundleFile> HashFiles() => HashFolder(Root);

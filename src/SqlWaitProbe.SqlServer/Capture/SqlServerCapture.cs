@@ -38,8 +38,15 @@ public sealed class SqlServerCapture : IAsyncDisposable
     /// <summary>The workload target (null in attach mode; set by <see cref="PrepareAsync"/>).</summary>
     public IWorkloadTarget? Target { get; private set; }
 
-    /// <summary>Connects, checks version and permissions, removes stale probe XE sessions, prepares the workload (and resets server state when asked).</summary>
+    /// <summary>Connects, checks version and permissions, removes stale probe XE sessions, then prepares the workload.</summary>
     public async Task PrepareAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        await PrepareServerAsync(progress, cancellationToken);
+        await PrepareWorkloadAsync(progress, cancellationToken);
+    }
+
+    /// <summary>Connects, checks version and permissions, and removes stale probe XE sessions.</summary>
+    public async Task PrepareServerAsync(IProgress<string> progress, CancellationToken cancellationToken)
     {
         _control = await _open("control", null, cancellationToken);
         progress.Report("checking server version and permissions");
@@ -51,20 +58,24 @@ public sealed class SqlServerCapture : IAsyncDisposable
             var cleaner = new XeLeftoverCleaner(_control);
             await cleaner.RemoveNamesAsync(await cleaner.FindNamesAsync(_settings.RunId, cancellationToken), cancellationToken);
         }
+    }
 
+    /// <summary>Prepares the workload's database and data (and resets server state when asked); nothing in attach mode.</summary>
+    public async Task PrepareWorkloadAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var control = _control ?? throw new InvalidOperationException("PrepareServerAsync first");
         if (_settings.Workload is { } workload)
         {
-            Target = new SqlServerWorkloadTarget(_control, (n, ct) => _open($"session {n}", _workloadDatabase, ct), workload, _workloadDatabase);
+            Target = new SqlServerWorkloadTarget(control, (n, ct) => _open($"session {n}", _workloadDatabase, ct), workload, _workloadDatabase);
             await Target.PrepareAsync(progress, cancellationToken);
             if (_settings.ResetServerState)
             {
                 foreach (var statement in ServerStateReset.Statements(_workloadDatabase))
                 {
-                    await _control.ExecuteAsync(statement, cancellationToken);
+                    await control.ExecuteAsync(statement, cancellationToken);
                 }
             }
         }
-
     }
 
     /// <summary>Fresh database-side collectors for one phase (DMV snapshots, and the XE sessions when asked).</summary>

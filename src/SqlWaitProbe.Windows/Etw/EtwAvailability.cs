@@ -1,22 +1,24 @@
-using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Windows.Selection;
+using Microsoft.Diagnostics.Tracing.Session;
 
 namespace SqlWaitProbe.Windows.Etw;
 
 /// <summary>Whether ETW CPU sampling can run here, answered before anything starts.</summary>
 public static class EtwAvailability
 {
-    /// <summary>
-    /// Throws <see cref="BadInputException"/> (exit code 2) off Windows and <see cref="EnvironmentProblemException"/>
-    /// (exit code 1) on Windows without elevation.
-    /// </summary>
-    public static void Ensure()
+    /// <summary>The reason ETW sampling cannot run off Windows.</summary>
+    public const string NeedsWindows = "ETW CPU sampling needs Windows; on Linux use --cpu perf";
+
+    /// <summary>The reason ETW sampling cannot run without elevation, with the fix.</summary>
+    public const string NeedsElevation = "ETW CPU sampling needs an elevated (Administrator) prompt: run the terminal as Administrator, or use --cpu none";
+
+    /// <summary>Null when kernel sampling can start here, else why not (off Windows, or not elevated).</summary>
+    public static string? Problem()
     {
         if (!OperatingSystem.IsWindows())
         {
-            throw new BadInputException(CpuCollectorSelector.EtwNeedsWindows);
+            return NeedsWindows;
         }
 
-        EtwElevation.EnsureElevated();
+        return TraceEventSession.IsElevated() == true ? null : NeedsElevation;
     }
 }

@@ -8,8 +8,17 @@ public sealed record EtwCaptureSettings
     /// <summary>The capture's run id; the session is named <c>SqlWaitProbe-&lt;runId&gt;</c>.</summary>
     public required string RunId { get; init; }
 
-    /// <summary>Profile interval in milliseconds (see <see cref="Selection.CpuCollectorSelector.EtwIntervalMSec"/>).</summary>
-    public double IntervalMSec { get; init; } = Selection.CpuCollectorSelector.DefaultEtwIntervalMSec;
+    /// <summary>ETW's default profile interval, as PerfView uses.</summary>
+    public const double DefaultIntervalMSec = 1.0;
+
+    /// <summary>Shortest profile interval Windows accepts.</summary>
+    public const double MinIntervalMSec = 0.125;
+
+    /// <summary>Longest profile interval Windows accepts.</summary>
+    public const double MaxIntervalMSec = 1000.0;
+
+    /// <summary>Profile interval in milliseconds, from <see cref="MinIntervalMSec"/> to <see cref="MaxIntervalMSec"/>.</summary>
+    public double IntervalMSec { get; init; } = DefaultIntervalMSec;
 
     /// <summary>Process name of the database server, whose modules get symbols first.</summary>
     public string ServerProcess { get; init; } = "sqlservr";

@@ -14,7 +14,7 @@ namespace SqlWaitProbe.Workload.Capture;
 public static class AttachPhase
 {
     /// <summary>Phase name of the attach window.</summary>
-    public const string Name = "attach";
+    public const string Name = CapturePlan.AttachPhaseName;
 
     /// <summary>
     /// Runs the window. <paramref name="watching"/> says in the progress line what is watched (e.g. <c>2 session(s)</c>);

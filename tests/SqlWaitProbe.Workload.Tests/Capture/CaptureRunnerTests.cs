@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Capture;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Text;

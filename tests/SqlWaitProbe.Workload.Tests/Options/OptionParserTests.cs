@@ -1,6 +1,7 @@
+using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Workload.Capture;
-using SqlWaitProbe.Workload.Options;
+using SqlWaitProbe.Core.Options;
 
 namespace SqlWaitProbe.Workload.Tests.Options;
 

@@ -1,0 +1,13 @@
+using SqlWaitProbe.Workload.Capture;
+
+namespace SqlWaitProbe.Capture;
+
+/// <summary>What a capture produced, for the console and for <c>probe demo</c>.</summary>
+/// <param name="BundleRoot">The bundle folder.</param>
+/// <param name="Status">The manifest's final status.</param>
+/// <param name="Reason">Why it did not complete, if so.</param>
+/// <param name="Phases">Per-phase throughput and latency (phases that finished).</param>
+/// <param name="ReportFolder">The report folder, when analysis ran.</param>
+/// <param name="Findings">Finding titles from analysis, most severe first.</param>
+/// <param name="StartupSeconds">Seconds from the command's start to the first completed execution, data setup excluded.</param>
+public sealed record CaptureOutcome(string BundleRoot, string Status, string? Reason, IReadOnlyList<PhaseSummary> Phases, string? ReportFolder, IReadOnlyList<string> Findings, double? StartupSeconds);

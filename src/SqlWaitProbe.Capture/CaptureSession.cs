@@ -1,0 +1,151 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using Serilog;
+using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Workload.Capture;
+
+namespace SqlWaitProbe.Capture;
+
+/// <summary>
+/// One capture from start to end, for any engine: free-space check and watch, signals and cancellation, the
+/// bundle and its log, the manifest, the server and data (asked of the engine), the OS collectors (one
+/// selection), the phases or the attach window, the ending rule, then analysis into <c>BUNDLE/report</c>.
+/// Everything started is stopped again on success, error, Ctrl+C, SIGTERM, <c>--max-duration</c> and a full disk.
+/// </summary>
+public static class CaptureSession
+{
+    /// <summary>Runs the capture; errors before the bundle exists propagate as they are, later ones after the bundle is marked failed.</summary>
+    public static async Task<CaptureOutcome> RunAsync(CaptureRequest request, ICaptureLog log, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var sessionStart = Stopwatch.GetTimestamp();
+        var engine = request.Engine;
+        if (OsCollectorSelector.Refusal(request.Os, OsFacts.ThisMachine) is { } refusal)
+        {
+            throw new EnvironmentProblemException(refusal);
+        }
+
+        DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
+        var writer = new BundleWriter(request.Output);
+        using var signals = CaptureSignals.Begin(() =>
+        {
+            PerfRecordCollector.KillAll();
+            engine.KillNow();
+        });
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
+        cancel.CancelAfter(request.MaxDuration);
+        string? stopReason = null;
+        using var diskWatch = DiskSpace.Watch(writer.Root, request.MinFreeDiskMegabytes, () =>
+        {
+            stopReason ??= "disk";
+            cancel.Cancel();
+        });
+
+        log.Start(writer.PathFor(BundlePaths.Log));
+        Log.Information("capture {RunId} ({Engine}, workload {Workload}) into {Bundle}", engine.RunId, engine.Name, request.WorkloadName, writer.Root);
+        var manifest = new CaptureManifest(writer, new BundleManifest
+        {
+            ToolVersion = typeof(CaptureSession).Assembly.GetName().Version?.ToString(3) ?? "0.0.0",
+            RunId = engine.RunId,
+            Host = Environment.MachineName,
+            Os = $"{RuntimeInformation.OSDescription} {RuntimeInformation.OSArchitecture.ToString().ToLowerInvariant()}",
+            LogicalCpus = Environment.ProcessorCount,
+            Engine = engine.Name,
+            ServerProcess = engine.ServerProcess,
+            Workload = request.WorkloadName,
+            Options = request.Options,
+            StartUtc = DateTime.UtcNow,
+        });
+
+        var status = BundleStatus.Failed;
+        string? reason = null;
+        IReadOnlyList<PhaseSummary> phases = [];
+        double? startup = null;
+        Exception? failure = null;
+        try
+        {
+            var token = cancel.Token;
+            var server = await engine.PrepareServerAsync(request.Plan, progress, token);
+            signals.Renew();
+            manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions) });
+            progress.Report(server.Summary);
+            var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
+            foreach (var failed in choices.Where(c => c.Status == CollectorStatus.Failed))
+            {
+                progress.Report((OsCollectors.IsStacks(failed) ? "no CPU stacks: " : $"no {failed.Name}: ") + failed.Reason);
+            }
+
+            IReadOnlyList<ICollector> Collectors(PhaseContext phase) =>
+            [
+                .. OsCollectors.For(choices.Where(c => !OsCollectors.IsStacks(c)), phase, request.Os, engine.RunId, engine.ServerProcess),
+                .. engine.CollectorsFor(phase),
+                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess),
+            ];
+
+            if (engine.Workload is { } workload)
+            {
+                var dataSetup = Stopwatch.StartNew();
+                var target = await engine.PrepareWorkloadAsync(progress, token);
+                dataSetup.Stop();
+                writer.WriteText(BundlePaths.WorkloadSql, engine.WorkloadScript(workload));
+                var runner = new CaptureRunner(target, request.Plan, Collectors, manifest, progress);
+                try
+                {
+                    phases = await runner.RunAsync(token);
+                }
+                finally
+                {
+                    if (runner.FirstExecutionUtc is { } first)
+                    {
+                        var startUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(sessionStart);
+                        startup = (first - startUtc).TotalSeconds - dataSetup.Elapsed.TotalSeconds;
+                        Log.Information("start-up: {Seconds:0.000} s from command to first execution, {Setup:0.000} s of data setup excluded", startup, dataSetup.Elapsed.TotalSeconds);
+                    }
+                }
+            }
+            else
+            {
+                var window = await engine.AttachAsync(progress, token);
+                if (window.ManifestOptions.Count > 0)
+                {
+                    manifest.Update(m => m with { Options = Merged(m.Options, window.ManifestOptions) });
+                }
+
+                var phase = new PhaseContext(AttachPhase.Name, 0, writer.Root, window.Sessions);
+                await AttachPhase.RunAsync(phase, Collectors(phase), request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, window.Watching, engine.RedactMessage, token);
+            }
+
+            status = BundleStatus.Complete;
+        }
+        catch (Exception e)
+        {
+            (status, reason, failure) = CaptureEnding.Decide(e, cancel.IsCancellationRequested,
+                signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration"), engine.RedactMessage);
+        }
+        finally
+        {
+            await engine.StopAsync(progress);
+            Log.Information("capture ended: {Status} {Reason}", status, reason);
+            await log.StopAsync();
+            manifest.Finish(status, reason);
+        }
+
+        CaptureEnding.ThrowIfFailed(failure, reason);
+        var (reportFolder, findings) = await CaptureEnding.AnalyseAsync(writer.Root, request.NoAnalyze, status, progress, cancellationToken);
+        return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup);
+    }
+
+    private static Dictionary<string, string> Merged(IReadOnlyDictionary<string, string> options, IReadOnlyDictionary<string, string> more)
+    {
+        var all = new Dictionary<string, string>(options, StringComparer.Ordinal);
+        foreach (var (key, value) in more)
+        {
+            all[key] = value;
+        }
+
+        return all;
+    }
+}

@@ -1,0 +1,109 @@
+using System.Runtime.InteropServices;
+
+namespace SqlWaitProbe.Capture;
+
+/// <summary>
+/// Ctrl+C (SIGINT) and SIGTERM during a capture: the first cancels the capture, which then stops its collectors,
+/// its perf children and the embedded server and marks the bundle interrupted with the signal as reason; a second
+/// one forces the exit. The runtime calls the latest registration first, and the command-line library registers
+/// its own handler (which blocks until the command ends) once the command's first await returns; so the capture
+/// calls <see cref="Renew"/> after that point to run first again.
+/// </summary>
+public sealed class CaptureSignals : IDisposable
+{
+    private readonly CancellationTokenSource _cancel = new();
+    private PosixSignalRegistration[] _registrations;
+    private readonly Action _forceCleanup;
+    private readonly Lock _gate = new();
+    private bool _disposed;
+    private int _count;
+
+    private CaptureSignals(Action forceCleanup)
+    {
+        _forceCleanup = forceCleanup;
+        _registrations = Register();
+    }
+
+    /// <summary>Cancelled by the first signal.</summary>
+    public CancellationToken Token => _cancel.Token;
+
+    /// <summary><c>ctrl-c</c> or <c>sigterm</c> once a signal arrived, else null.</summary>
+    public string? Reason { get; private set; }
+
+    /// <summary>Starts watching signals for one capture; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
+    public static CaptureSignals Begin(Action forceCleanup) => new(forceCleanup);
+
+    /// <summary>Registers the handlers again so they are the latest, and so called before any registered since.</summary>
+    public void Renew()
+    {
+        lock (_gate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            var old = _registrations;
+            _registrations = Register();
+            foreach (var r in old)
+            {
+                r.Dispose();
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        lock (_gate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            foreach (var r in _registrations)
+            {
+                r.Dispose();
+            }
+
+            _cancel.Dispose();
+        }
+    }
+
+    private PosixSignalRegistration[] Register() =>
+    [
+        PosixSignalRegistration.Create(PosixSignal.SIGINT, c => OnSignal(c, "ctrl-c")),
+        PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => OnSignal(c, "sigterm")),
+    ];
+
+    private void OnSignal(PosixSignalContext context, string reason)
+    {
+        context.Cancel = true;
+        if (Interlocked.Increment(ref _count) == 1)
+        {
+            Reason = reason;
+            Console.Error.WriteLine("probe: stopping (collectors, perf and the embedded server); press Ctrl+C again to force.");
+            lock (_gate)
+            {
+                if (!_disposed)
+                {
+                    _cancel.Cancel();
+                }
+            }
+
+            return;
+        }
+
+        Console.Error.WriteLine("probe: forced exit; run 'probe cleanup' if anything was left behind.");
+        try
+        {
+            _forceCleanup();
+        }
+        finally
+        {
+            Environment.Exit(130);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+namespace SqlWaitProbe.Capture.Os;
+
+/// <summary>The OS-side collectors a capture can run.</summary>
+public enum OsCollectorKind
+{
+    /// <summary>Per-second machine counters from <c>/proc</c> (Linux).</summary>
+    ProcCounters = 0,
+    /// <summary>Per-second PDH counters (Windows, perfmon's source).</summary>
+    PdhCounters = 1,
+    /// <summary>Per-session CPU of the server's backend processes from <c>/proc/PID</c> (engines with a process per session).</summary>
+    BackendCpu = 2,
+    /// <summary>CPU sample stacks with <c>perf record -a -g</c> (Linux).</summary>
+    Perf = 3,
+    /// <summary>CPU sample stacks with ETW kernel profiling through TraceEvent (Windows).</summary>
+    Etw = 4,
+}

@@ -1,0 +1,23 @@
+namespace SqlWaitProbe.Capture.Os;
+
+/// <summary>The user's choices about OS collectors (<c>--cpu</c>, <c>--sample-hz</c>, perf and symbol limits).</summary>
+public sealed record OsCollectorOptions
+{
+    /// <summary><c>perf</c>, <c>etw</c>, <c>none</c>, or null for the platform's default.</summary>
+    public string? Cpu { get; init; }
+
+    /// <summary>Samples per second per CPU.</summary>
+    public int SampleHz { get; init; } = OsCollectorSelector.DefaultPerfHz;
+
+    /// <summary>True when <c>--sample-hz</c> was given; otherwise ETW keeps its own 1 ms default.</summary>
+    public bool SampleHzGiven { get; init; }
+
+    /// <summary>perf data cap per phase, MB.</summary>
+    public int MaxPerfMegabytes { get; init; } = 1024;
+
+    /// <summary><c>--symbols</c>: the symbol path for ETW stacks.</summary>
+    public string? Symbols { get; init; }
+
+    /// <summary><c>--offline</c>: only cached symbols.</summary>
+    public bool Offline { get; init; }
+}

@@ -1,0 +1,125 @@
+using SqlWaitProbe.Core.Bundle;
+using System.Globalization;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.Pdh;
+
+namespace SqlWaitProbe.Capture.Os;
+
+/// <summary>
+/// The one place that decides which OS collectors a capture runs, for both engines and for the dry run. It works in
+/// two steps, validate then select: <see cref="Validate"/> returns the input error, if any (exit 2), and
+/// <see cref="Select"/> returns one <see cref="OsCollectorChoice"/> per collector, each either running or carrying the
+/// reason it does not. Nothing here throws or starts anything.
+/// </summary>
+public static class OsCollectorSelector
+{
+    /// <summary>perf's default frequency: a prime, so sampling does not run in lockstep with periodic work.</summary>
+    public const int DefaultPerfHz = 499;
+
+    /// <summary>The answer to <c>--cpu perf</c> on Windows.</summary>
+    public const string PerfNeedsLinux = "perf CPU sampling needs Linux; on Windows use --cpu etw";
+
+    /// <summary>The input error in the OS collector options (one line), or null when they are valid on this OS.</summary>
+    public static string? Validate(OsCollectorOptions options, bool isWindows)
+    {
+        if (options.SampleHz is < 1 or > 50_000)
+        {
+            return "--sample-hz must be from 1 to 50000";
+        }
+
+        if (options.MaxPerfMegabytes < 1)
+        {
+            return "--max-perf-mb must be at least 1";
+        }
+
+        return StackCollector(options.Cpu, isWindows) switch
+        {
+            null => $"--cpu must be none, etw or perf (got '{options.Cpu}')",
+            "etw" when !isWindows => EtwAvailability.NeedsWindows,
+            "perf" when isWindows => PerfNeedsLinux,
+            _ => null,
+        };
+    }
+
+    /// <summary>
+    /// The reason a capture must not start: the user named a CPU collector (<c>--cpu perf</c>) that this machine
+    /// cannot run. Without <c>--cpu</c> the capture runs and records the collector as failed instead.
+    /// </summary>
+    public static string? Refusal(OsCollectorOptions options, OsFacts facts) => options.Cpu?.Trim().ToLowerInvariant() switch
+    {
+        "perf" when !facts.IsWindows => facts.PerfProblem(),
+        "etw" when facts.IsWindows => facts.EtwProblem(),
+        _ => null,
+    };
+
+    /// <summary>
+    /// The OS collectors for a capture of <paramref name="serverProcess"/>, in start order: counters first, CPU
+    /// stacks last. <paramref name="serverIsLocal"/> says whether the server's processes are visible here;
+    /// <paramref name="processPerSession"/> adds per-session backend CPU.
+    /// </summary>
+    public static IReadOnlyList<OsCollectorChoice> Select(OsCollectorOptions options, string serverProcess, bool serverIsLocal, bool processPerSession, OsFacts facts)
+    {
+        var remote = $"the server is on another machine: its {serverProcess} process is not sampled here";
+        var choices = new List<OsCollectorChoice>();
+        if (facts.IsWindows)
+        {
+            choices.Add(serverIsLocal
+                ? new OsCollectorChoice(OsCollectorKind.PdhCounters, "pdh", $"OS counters: PDH, {PdhCounterSet.Default.Count.ToString(CultureInfo.InvariantCulture)} counters every second, \\Process({serverProcess}) included (pdh.csv, series.csv)")
+                : new OsCollectorChoice(OsCollectorKind.PdhCounters, "pdh", "PDH counters: not run (" + remote + ")", CollectorStatus.Skipped, remote));
+        }
+        else
+        {
+            choices.Add(new OsCollectorChoice(OsCollectorKind.ProcCounters, "os",
+                "OS counters: /proc every second: /proc/stat (CPU user/system/iowait/steal, context switches), /proc/vmstat (faults), /proc/meminfo (series.csv)"));
+            if (processPerSession)
+            {
+                const string name = "backend-cpu";
+                const string notHere = "the server is on another machine: its backends are not in this /proc";
+                choices.Add(serverIsLocal
+                    ? new OsCollectorChoice(OsCollectorKind.BackendCpu, name, "session CPU: /proc/<backend>/stat and /proc/<backend>/schedstat of every session's backend at phase start and end (sessions.csv)")
+                    : new OsCollectorChoice(OsCollectorKind.BackendCpu, name, "session CPU: not run (" + notHere + ")", CollectorStatus.Skipped, notHere));
+            }
+        }
+
+        choices.Add(Stacks(options, serverProcess, serverIsLocal, remote, facts));
+        return choices;
+    }
+
+    /// <summary>The ETW profile interval for <c>--sample-hz</c>: 1000 ÷ Hz milliseconds within what Windows accepts; 1 ms when no rate was given.</summary>
+    public static double EtwIntervalMSec(OsCollectorOptions options) => options.SampleHzGiven
+        ? Math.Clamp(1000.0 / options.SampleHz, EtwCaptureSettings.MinIntervalMSec, EtwCaptureSettings.MaxIntervalMSec)
+        : EtwCaptureSettings.DefaultIntervalMSec;
+
+    private static OsCollectorChoice Stacks(OsCollectorOptions options, string serverProcess, bool serverIsLocal, string remote, OsFacts facts)
+    {
+        var collector = StackCollector(options.Cpu, facts.IsWindows);
+        var kind = facts.IsWindows ? OsCollectorKind.Etw : OsCollectorKind.Perf;
+        var name = facts.IsWindows ? "etw" : "perf";
+        if (collector != name)
+        {
+            return new OsCollectorChoice(kind, name, $"CPU stacks: none (--cpu {collector})", CollectorStatus.Skipped, $"--cpu {collector}");
+        }
+
+        var description = kind == OsCollectorKind.Perf
+            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -g -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script | gzip > phases/<phase>/cpu/perf.script.gz")
+            : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module");
+        if (!serverIsLocal)
+        {
+            return new OsCollectorChoice(kind, name, $"CPU stacks: not run ({remote})", CollectorStatus.Skipped, remote);
+        }
+
+        var problem = kind == OsCollectorKind.Perf ? facts.PerfProblem() : facts.EtwProblem();
+        return problem is null
+            ? new OsCollectorChoice(kind, name, description)
+            : new OsCollectorChoice(kind, name, $"{description}   -- would fail: {problem}", CollectorStatus.Failed, problem);
+    }
+
+    // perf, etw or none (the platform's collector when not given); null for a value that names no collector.
+    private static string? StackCollector(string? cpu, bool isWindows) => cpu?.Trim().ToLowerInvariant() switch
+    {
+        null or "" => isWindows ? "etw" : "perf",
+        "none" or "etw" or "perf" => cpu.Trim().ToLowerInvariant(),
+        _ => null,
+    };
+}

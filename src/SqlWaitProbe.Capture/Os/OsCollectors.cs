@@ -1,0 +1,47 @@
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.Linux.Proc;
+using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.Symbols;
+
+namespace SqlWaitProbe.Capture.Os;
+
+/// <summary>Makes fresh OS collectors for one phase from the choices of <see cref="OsCollectorSelector.Select"/>.</summary>
+public static class OsCollectors
+{
+    /// <summary>One collector per choice, in the same order; a choice that does not run becomes a collector that records why.</summary>
+    public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess)
+    {
+        foreach (var choice in choices)
+        {
+            if (!choice.Runs)
+            {
+                yield return new NotRunCollector(choice.Name, choice.Status!, choice.Reason!);
+                continue;
+            }
+
+            yield return choice.Kind switch
+            {
+                OsCollectorKind.ProcCounters => new OsCountersCollector(),
+                OsCollectorKind.BackendCpu => phase.Sessions.Count == 0
+                    ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
+                    : new BackendCpuCollector(),
+                OsCollectorKind.PdhCounters => EtwSupport.CreateCounterCollector(serverProcess),
+                OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = options.SampleHz, MaxMegabytes = options.MaxPerfMegabytes }),
+                _ => EtwSupport.CreateCpuCollector(
+                    new EtwCaptureSettings
+                    {
+                        RunId = runId,
+                        ServerProcess = serverProcess,
+                        IntervalMSec = OsCollectorSelector.EtwIntervalMSec(options),
+                        Symbols = SymbolOptions.Resolve(options.Symbols, options.Offline, Environment.GetEnvironmentVariable),
+                    },
+                    progress: null),
+            };
+        }
+    }
+
+    /// <summary>True for the CPU stack collectors, which start last so they do not sample the others starting.</summary>
+    public static bool IsStacks(OsCollectorChoice choice) => choice.Kind is OsCollectorKind.Perf or OsCollectorKind.Etw;
+}

@@ -1,0 +1,14 @@
+using System.Runtime.CompilerServices;
+using SqlWaitProbe.SqlServer.Connection;
+
+namespace SqlWaitProbe.Cli.Infrastructure;
+
+/// <summary>
+/// The CLI runs with ICU because Microsoft.Data.SqlClient 2.1 refuses globalization-invariant mode; this
+/// keeps every command's default formatting invariant (as it was in invariant mode) from the first line of Main.
+/// </summary>
+internal static class InvariantCultureInitializer
+{
+    [ModuleInitializer]
+    internal static void Initialize() => SqlClientCulture.UseInvariant();
+}

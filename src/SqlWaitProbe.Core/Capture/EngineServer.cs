@@ -1,0 +1,8 @@
+namespace SqlWaitProbe.Core.Capture;
+
+/// <summary>What an engine found when it prepared the server.</summary>
+/// <param name="Version">The server version for the manifest.</param>
+/// <param name="Summary">One progress line for the user, e.g. <c>PostgreSQL 16.4 (embedded); waits from pg_stat_activity sampling</c>.</param>
+/// <param name="IsLocal">True when the server runs on this machine, so OS collectors see its processes.</param>
+/// <param name="ManifestOptions">Settings to record in the manifest's options, next to the options as given.</param>
+public sealed record EngineServer(string Version, string Summary, bool IsLocal, IReadOnlyDictionary<string, string> ManifestOptions);

@@ -1,0 +1,73 @@
+using System.Globalization;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Postgres.Attach;
+using SqlWaitProbe.Postgres.Embedded;
+
+namespace SqlWaitProbe.Postgres.Capture;
+
+/// <summary><c>probe capture --dry-run</c> for PostgreSQL: every statement the capture would send, connecting to nothing.</summary>
+public static class PostgresDryRun
+{
+    /// <summary>Writes the plan to <paramref name="output"/>.</summary>
+    public static void Write(PostgresCaptureSettings request, CapturePlan plan, TextWriter output)
+    {
+        output.WriteLine($"-- server: {(request.Server is null ? $"embedded PostgreSQL from {PostgresBinaries.TryFind() ?? "(not installed: " + PostgresBinaries.InstallCommand + ")"}, initdb into a temporary probe-pg-RUNID folder" : PostgresConnectionStrings.Redact(request.Server))}");
+        if (request.Attach is { } filter)
+        {
+            PrintAttach(plan, filter, output);
+        }
+        else
+        {
+            PrintWorkload(request, plan, output);
+        }
+
+        output.WriteLine("-- monitoring connection, per phase");
+        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
+        output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
+    }
+
+    private static void PrintWorkload(PostgresCaptureSettings request, CapturePlan plan, TextWriter output)
+    {
+        var w = request.Workload!;
+        output.WriteLine("-- phases: " + string.Join(", ", plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s))"))
+            + (plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", {plan.Iterations} executions per session"));
+        output.WriteLine($"-- workload {w.Name}: setup (once, idempotent)");
+        foreach (var s in w.Setup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("-- each session, when it opens");
+        foreach (var s in w.SessionSetup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("SELECT pg_backend_pid();");
+        output.WriteLine("-- every execution");
+        output.WriteLine(w.Query.Trim() + ";");
+    }
+
+    private static void PrintAttach(CapturePlan plan, PostgresSessionFilter filter, TextWriter output)
+    {
+        var seconds = (plan.Duration ?? TimeSpan.FromSeconds(30)).TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
+        output.WriteLine($"-- attach: one phase 'attach' of {seconds} s; no workload, nothing created or changed on the server (read-only)");
+        output.WriteLine($"-- every probe connection has application_name '{PostgresSessionFilter.ProbeApplicationName}'");
+        output.WriteLine("SELECT current_setting('server_version'), EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') ..., pg_backend_pid();");
+        output.WriteLine($"-- the backends to watch ({filter.Describe()}), listed once when the window opens");
+        output.WriteLine(filter.Query + ";");
+        foreach (var (name, value) in Parameters(filter))
+        {
+            output.WriteLine($"--   @{name} = {value}");
+        }
+    }
+
+    private static IEnumerable<(string, string)> Parameters(PostgresSessionFilter filter)
+    {
+        if (filter.Database is not null) yield return ("database", filter.Database);
+        if (filter.Application is not null) yield return ("application", filter.Application);
+        if (filter.Login is not null) yield return ("login", filter.Login);
+        if (filter.Pids.Count > 0) yield return ("pids", "{" + string.Join(",", filter.Pids) + "}");
+    }
+}

@@ -1,0 +1,110 @@
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Core.Capture;
+
+namespace SqlWaitProbe.Capture.Tests;
+
+/// <summary>The one OS-collector selection both engines and the dry run use: validate, then select, never throw.</summary>
+public sealed class OsCollectorSelectorTests
+{
+    private static readonly OsFacts Linux = new(false, () => null, () => "not here");
+    private static readonly OsFacts Windows = new(true, () => "not here", () => null);
+
+    [Theory]
+    [InlineData(null, false, null, "perf", "CPU stacks: perf record -a -g -F 499 --max-size=1024M")]
+    [InlineData("perf", false, 997, "perf", "CPU stacks: perf record -a -g -F 997 --max-size=1024M")]
+    [InlineData("none", false, null, "perf", "CPU stacks: none (--cpu none)")]
+    [InlineData(null, true, null, "etw", "CPU stacks: ETW kernel sampling at 1.0 ms (TraceEvent)")]
+    [InlineData("etw", true, 2000, "etw", "CPU stacks: ETW kernel sampling at 0.5 ms (TraceEvent)")]
+    [InlineData("ETW", true, 997, "etw", "CPU stacks: ETW kernel sampling at 1.003 ms (TraceEvent)")]
+    [InlineData("none", true, null, "etw", "CPU stacks: none (--cpu none)")]
+    public void Stack_collector_follows_cpu_option_and_platform(string? cpu, bool windows, int? hz, string name, string description)
+    {
+        var options = new OsCollectorOptions { Cpu = cpu, SampleHz = hz ?? OsCollectorSelector.DefaultPerfHz, SampleHzGiven = hz is not null };
+        Assert.Null(OsCollectorSelector.Validate(options, windows));
+
+        var stacks = OsCollectorSelector.Select(options, "sqlservr", serverIsLocal: true, processPerSession: false, windows ? Windows : Linux)[^1];
+
+        Assert.Equal(name, stacks.Name);
+        Assert.StartsWith(description, stacks.Description, StringComparison.Ordinal);
+        Assert.Equal(cpu?.ToLowerInvariant() == "none", !stacks.Runs);
+    }
+
+    [Theory]
+    [InlineData("etw", false, "ETW CPU sampling needs Windows; on Linux use --cpu perf")]
+    [InlineData("perf", true, "perf CPU sampling needs Linux; on Windows use --cpu etw")]
+    [InlineData("dtrace", false, "--cpu must be none, etw or perf (got 'dtrace')")]
+    [InlineData("dtrace", true, "--cpu must be none, etw or perf (got 'dtrace')")]
+    public void A_collector_the_os_lacks_is_an_input_error_with_the_alternative(string cpu, bool windows, string message) =>
+        Assert.Equal(message, OsCollectorSelector.Validate(new OsCollectorOptions { Cpu = cpu }, windows));
+
+    [Theory]
+    [InlineData(0, 1024, "--sample-hz must be from 1 to 50000")]
+    [InlineData(50_001, 1024, "--sample-hz must be from 1 to 50000")]
+    [InlineData(499, 0, "--max-perf-mb must be at least 1")]
+    public void Out_of_range_limits_are_input_errors(int hz, int maxPerf, string message) =>
+        Assert.Equal(message, OsCollectorSelector.Validate(new OsCollectorOptions { SampleHz = hz, MaxPerfMegabytes = maxPerf }, isWindows: false));
+
+    [Theory]
+    [InlineData(null, 1.0)]
+    [InlineData(1000, 1.0)]
+    [InlineData(100, 10.0)]
+    [InlineData(8000, 0.125)]
+    [InlineData(20000, 0.125)]
+    [InlineData(1, 1000.0)]
+    public void Sample_rate_maps_to_an_etw_interval_windows_accepts(int? hz, double expectedMSec) =>
+        Assert.Equal(expectedMSec, OsCollectorSelector.EtwIntervalMSec(new OsCollectorOptions { SampleHz = hz ?? 499, SampleHzGiven = hz is not null }), 9);
+
+    [Fact]
+    public void Unavailable_perf_is_a_failed_collector_with_the_reason_not_an_exception()
+    {
+        var facts = new OsFacts(false, () => "perf is not installed. Install it with: sudo apt-get install -y linux-perf", () => null);
+
+        var stacks = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, facts)[^1];
+
+        Assert.False(stacks.Runs);
+        Assert.Equal(CollectorStatus.Failed, stacks.Status);
+        Assert.Contains("linux-perf", stacks.Reason, StringComparison.Ordinal);
+        Assert.Contains("would fail", stacks.Description, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Only_a_collector_the_user_named_refuses_the_capture()
+    {
+        var facts = new OsFacts(false, () => "perf is not installed", () => null);
+
+        Assert.Equal("perf is not installed", OsCollectorSelector.Refusal(new OsCollectorOptions { Cpu = "perf" }, facts));
+        Assert.Null(OsCollectorSelector.Refusal(new OsCollectorOptions(), facts));
+        Assert.Null(OsCollectorSelector.Refusal(new OsCollectorOptions { Cpu = "none" }, facts));
+    }
+
+    [Fact]
+    public void A_remote_server_skips_what_would_observe_only_this_machine()
+    {
+        var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: false, processPerSession: true, Linux);
+
+        Assert.Equal(["os", "backend-cpu", "perf"], choices.Select(c => c.Name));
+        Assert.True(choices[0].Runs, "machine counters still describe this machine");
+        Assert.All(choices.Skip(1), c => Assert.Equal(CollectorStatus.Skipped, c.Status));
+        Assert.Contains("another machine", choices[2].Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Engines_without_a_process_per_session_get_no_backend_cpu()
+    {
+        var linux = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
+        var windows = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+
+        Assert.Equal(["os", "perf"], linux.Select(c => c.Name));
+        Assert.Equal(["pdh", "etw"], windows.Select(c => c.Name));
+        Assert.All(linux.Concat(windows), c => Assert.True(c.Runs, c.Reason));
+    }
+
+    [Fact]
+    public void This_machine_answers_without_throwing()
+    {
+        var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, OsFacts.ThisMachine);
+        Assert.Equal(OperatingSystem.IsWindows() ? "etw" : "perf", choices[^1].Name);
+        Assert.All(choices.Where(c => !c.Runs), c => Assert.False(string.IsNullOrWhiteSpace(c.Reason)));
+    }
+}
