@@ -39,6 +39,15 @@ public static class BundlePaths
     /// <summary>Normalised stacks of every process, bundle folded form (process first, <c>module!symbol</c> frames).</summary>
     public static string Stacks(string phase) => Phase(phase) + "/cpu/stacks.folded";
 
+    /// <summary>Raw <c>perf script</c> text of the sched_switch recording, gzip.</summary>
+    public static string OffCpuScript(string phase) => Phase(phase) + "/offcpu/perf.script.gz";
+
+    /// <summary>Distinct off-CPU stacks: <c>stack_id,stack</c> (bundle folded form, process first).</summary>
+    public static string OffCpuStacks(string phase) => Phase(phase) + "/offcpu/stacks.csv";
+
+    /// <summary>Every stretch a session's server process spent off the CPU: <c>start_ms,end_ms,session,state,stack_id</c>.</summary>
+    public static string OffCpuIntervals(string phase) => Phase(phase) + "/offcpu/intervals.csv";
+
     /// <summary>Leaf-module weight per second: <c>second,process,module,kernel,weight</c>.</summary>
     public static string StackTimeline(string phase) => Phase(phase) + "/cpu/timeline.csv";
 

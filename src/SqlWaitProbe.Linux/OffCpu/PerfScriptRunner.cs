@@ -1,0 +1,46 @@
+using System.Diagnostics;
+using System.IO.Compression;
+
+namespace SqlWaitProbe.Linux.OffCpu;
+
+/// <summary>Runs <c>perf script</c> with given arguments and writes its output gzip-compressed through a temporary file.</summary>
+internal static class PerfScriptRunner
+{
+    public static async Task WriteGzipAsync(IReadOnlyList<string> arguments, string path, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
+        foreach (var a in arguments)
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        using var script = Process.Start(info) ?? throw new InvalidOperationException("perf script did not start");
+        script.StandardInput.Close();
+        var errors = script.StandardError.ReadToEndAsync(CancellationToken.None);
+        var temp = path + ".tmp";
+        try
+        {
+            await using (var file = File.Create(temp))
+            await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+            {
+                await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+            }
+
+            await script.WaitForExitAsync(cancellationToken);
+        }
+        catch (OperationCanceledException)
+        {
+            script.Kill();
+            File.Delete(temp);
+            throw new InvalidOperationException("perf script did not finish in time; the phase has no off-CPU stacks");
+        }
+
+        if (script.ExitCode != 0)
+        {
+            File.Delete(temp);
+            throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
+        }
+
+        File.Move(temp, path, overwrite: true);
+    }
+}
