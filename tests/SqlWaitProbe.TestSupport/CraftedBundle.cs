@@ -90,6 +90,14 @@ public sealed class CraftedBundle
     public CraftedBundle WaitSample(string phase, double ms, int? session, string type, double waitMs) =>
         Line(BundlePaths.WaitSamples(phase), "ms,session,wait_type,wait_ms", $"{N(ms)},{session?.ToString(CultureInfo.InvariantCulture)},{type},{N(waitMs)}");
 
+    /// <summary>Adds an offcpu/stacks.csv row; ids must be added in order from 0.</summary>
+    public CraftedBundle OffCpuStack(string phase, int id, string stack) =>
+        Line(BundlePaths.OffCpuStacks(phase), "stack_id,stack", $"{id},{stack}");
+
+    /// <summary>Adds an offcpu/intervals.csv row: a session off the CPU from <paramref name="startMs"/> to <paramref name="endMs"/>.</summary>
+    public CraftedBundle OffCpuInterval(string phase, double startMs, double endMs, int session, char state, int stackId) =>
+        Line(BundlePaths.OffCpuIntervals(phase), "start_ms,end_ms,session,state,stack_id", $"{N(startMs)},{N(endMs)},{session},{state},{stackId}");
+
     /// <summary>Adds a waits.csv row.</summary>
     public CraftedBundle Wait(string phase, string type, double waitMs, double signalMs = 0, string scope = "session") =>
         Line(BundlePaths.Waits(phase), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", $"{scope},{type},Other,{N(waitMs)},{N(signalMs)},10");

@@ -41,6 +41,8 @@ public static class FindingRules
             Add(findings, WaitsExplainLittleRule(l));
             Add(findings, DominantWait(l));
             Add(findings, RunQueue(l));
+            Add(findings, OffCpuFindings.Blocked(l));
+            Add(findings, OffCpuFindings.Recommend(l));
             Add(findings, Observer(a, l));
             Add(findings, Coverage(l));
         }
@@ -175,7 +177,8 @@ public static class FindingRules
 
     private static Finding? RunQueue(PhaseLedger l)
     {
-        var rq = l.UnaccountedCauses.FirstOrDefault(c => c.Cause == TimeLedger.RunQueue)?.Seconds ?? 0;
+        var rqCause = l.UnaccountedCauses.FirstOrDefault(c => c.Cause == TimeLedger.RunQueue);
+        var rq = rqCause?.Seconds ?? 0;
         var signal = l.Waits.Sum(w => w.SignalSeconds);
         var seconds = Math.Max(rq, signal);
         if (l.SessionSeconds <= 0 || seconds / l.SessionSeconds < RunQueueShare)
@@ -183,7 +186,7 @@ public static class FindingRules
             return null;
         }
 
-        var source = rq >= signal ? "sessions.csv run_queue_ms" : "waits.csv signal_ms";
+        var source = rq >= signal ? rqCause?.Source ?? "sessions.csv run_queue_ms" : "waits.csv signal_ms";
         return new Finding("high-run-queue", seconds / l.SessionSeconds >= 0.3 ? Severities.Critical : Severities.Warning,
             $"In {l.Phase}, sessions spent {Pct(seconds / l.SessionSeconds)} of their time runnable but waiting for a CPU",
             [$"{F(seconds)} s of {F(l.SessionSeconds)} s session time [{source}]", $"{l.WatchedSessions ?? l.Threads} sessions"]);

@@ -40,6 +40,7 @@ public static class BundleReader
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
             SessionTimeline = ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(name)),
             WaitSamples = ReadWaitSamples(bundle, BundlePaths.WaitSamples(name)),
+            OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken),
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),

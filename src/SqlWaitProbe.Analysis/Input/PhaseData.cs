@@ -21,6 +21,9 @@ public sealed record PhaseData
     /// <summary>wait_samples.csv: every wait sample with its time and session.</summary>
     public IReadOnlyList<WaitSample>? WaitSamples { get; init; }
 
+    /// <summary>offcpu/intervals.csv and offcpu/stacks.csv.</summary>
+    public OffCpuData? OffCpu { get; init; }
+
     /// <summary>waits.csv.</summary>
     public IReadOnlyList<WaitRow>? Waits { get; init; }
 

@@ -51,6 +51,9 @@ public sealed record PhaseLedger
     /// <summary>The parts over each session's own span of executions, or null when they cover the collectors' window.</summary>
     public SpanParts? Span { get; init; }
 
+    /// <summary>Time off the CPU by stack inside the spans, or null when off-CPU stacks were not captured.</summary>
+    public OffCpu.OffCpuResult? OffCpu { get; init; }
+
     /// <summary>The most CPU the sessions could have had as a share of session time (CPUs ÷ busy sessions), when known.</summary>
     public double? CpuShareBound { get; init; }
 

@@ -14,6 +14,12 @@ public static class TimeLedger
     /// <summary>Cause name of the probe's own overhead.</summary>
     public const string ProbeOverhead = "the probe's own overhead";
 
+    /// <summary>Prefix of the causes that are blocked time by off-CPU stack.</summary>
+    public const string BlockedPrefix = "blocked in the kernel — ";
+
+    /// <summary>Stacks named one by one in the ledger; the rest are summed.</summary>
+    public const int NamedStacks = 5;
+
     /// <summary>Cause name of run-queue time.</summary>
     public const string RunQueue = "run queue (runnable, waiting for a CPU)";
 
@@ -43,6 +49,24 @@ public static class TimeLedger
                 ? "session_timeline.csv run_queue_ms inside each session's executions (/proc/<pid>/schedstat)"
                 : "sessions.csv run_queue_ms (/proc/<pid>/schedstat)"));
             explained += runQueueMs.Value / 1000;
+        }
+
+        var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
+        if (offCpu is not null)
+        {
+            var source = $"offcpu/intervals.csv ({offCpu.Source}): blocked inside each session's executions, less the database waits sampled in it and the wake-up latency the run queue holds";
+            foreach (var b in offCpu.Stacks.Take(NamedStacks).Where(b => b.OutsideMs > 0))
+            {
+                causes.Add(new UnaccountedCause(BlockedPrefix + b.Label, b.OutsideMs / 1000, source));
+                explained += b.OutsideMs / 1000;
+            }
+
+            var rest = offCpu.Stacks.Skip(NamedStacks).Sum(b => b.OutsideMs) / 1000;
+            if (rest > 0)
+            {
+                causes.Add(new UnaccountedCause(BlockedPrefix + "other stacks", rest, source));
+                explained += rest;
+            }
         }
 
         if (phase.Overhead is { } overhead && overhead.SlowdownFraction > 0)
@@ -83,6 +107,7 @@ public static class TimeLedger
             UnaccountedCauses = causes,
             Evidence = CollectEvidence(phase, waits, span, cpu, session, logicalCpus),
             Span = span,
+            OffCpu = offCpu,
             CpuShareBound = span?.CpuShareBound(logicalCpus),
             Modules = modules,
             Tags = tagCosts,

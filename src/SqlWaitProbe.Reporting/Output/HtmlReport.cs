@@ -55,7 +55,7 @@ public static class HtmlReport
             var rows = new List<string[]>
             {
                 new[] { "session time", F(l.SessionSeconds), "100%", l.SessionSource },
-                new[] { "waits", F(l.WaitSeconds), Share(l.WaitSeconds, l.SessionSeconds), l.WaitsCaptured ? "waits.csv" : "not captured" },
+                new[] { "waits", F(l.WaitSeconds), Share(l.WaitSeconds, l.SessionSeconds), l.WaitsCaptured ? l.Waits.FirstOrDefault()?.Source ?? "waits.csv" : "not captured" },
                 new[] { "CPU", F(l.CpuSeconds), Share(l.CpuSeconds, l.SessionSeconds), l.CpuSource },
                 new[] { l.UnaccountedSeconds < 0 ? "unaccounted (over-accounted)" : "unaccounted", F(l.UnaccountedSeconds), Share(l.UnaccountedSeconds, l.SessionSeconds), "session − waits − CPU" },
             };
@@ -66,6 +66,12 @@ public static class HtmlReport
                 sb.Append("<ul>");
                 foreach (var e in l.Evidence) sb.Append($"<li>{E(e)}</li>");
                 sb.Append("</ul>\n");
+            }
+
+            if (l.OffCpu is not null)
+            {
+                sb.Append($"<h4>{E(OffCpuSection.Heading(l))}</h4>\n");
+                Table(sb, OffCpuSection.Headers, OffCpuSection.Rows(l), 1, 2, 3, 4, 5, 6);
             }
         }
 
@@ -117,7 +123,7 @@ public static class HtmlReport
             sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
             foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
             {
-                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : E(name))}</h3>\n");
+                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : name.StartsWith("offcpu-", StringComparison.Ordinal) ? E(name[7..]) + ": off-CPU (blocked µs)" : E(name))}</h3>\n");
                 AppendFlameFrame(sb, name, svg);
             }
         }

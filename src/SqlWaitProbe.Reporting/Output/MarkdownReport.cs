@@ -149,7 +149,7 @@ public static class MarkdownReport
         sb.Append($"### {l.Phase} — {l.Headline}\n\n");
         sb.Append("| part | seconds | share | source |\n|---|---:|---:|---|\n");
         sb.Append($"| session time | {F(l.SessionSeconds)} | 100% | {l.SessionSource} |\n");
-        sb.Append($"| waits | {F(l.WaitSeconds)} | {Share(l.WaitSeconds, l)} | {(l.WaitsCaptured ? "waits.csv" : "not captured")} |\n");
+        sb.Append($"| waits | {F(l.WaitSeconds)} | {Share(l.WaitSeconds, l)} | {(l.WaitsCaptured ? l.Waits.FirstOrDefault()?.Source ?? "waits.csv" : "not captured")} |\n");
         sb.Append($"| CPU | {F(l.CpuSeconds)} | {Share(l.CpuSeconds, l)} | {l.CpuSource} |\n");
         sb.Append($"| unaccounted{(l.UnaccountedSeconds < 0 ? " (over-accounted)" : "")} | {F(l.UnaccountedSeconds)} | {Share(l.UnaccountedSeconds, l)} | session − waits − CPU |\n");
         foreach (var c in l.UnaccountedCauses)
@@ -165,6 +165,17 @@ public static class MarkdownReport
 
         if (l.Evidence.Count > 0)
         {
+            sb.Append('\n');
+        }
+
+        if (l.OffCpu is not null)
+        {
+            sb.Append($"#### {OffCpuSection.Heading(l)}\n\n| {string.Join(" | ", OffCpuSection.Headers)} |\n|---|---:|---:|---:|---:|---:|---:|\n");
+            foreach (var row in OffCpuSection.Rows(l))
+            {
+                sb.Append("| ").Append(string.Join(" | ", row.Select(Cell))).Append(" |\n");
+            }
+
             sb.Append('\n');
         }
     }

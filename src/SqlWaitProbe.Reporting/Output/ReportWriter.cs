@@ -29,6 +29,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
 
     private void WriteFlameGraphs()
     {
+        WriteOffCpu(options.FlameGraphs);
         if (options.FlameGraphs is not { } renderer)
         {
             _notes.Add("flame graphs not rendered: switched off");
@@ -66,6 +67,28 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
                 $"baseline → {load.Name}, {(server.Length == 0 ? "all processes" : server)} CPU per execution (red grew, blue shrank)");
             FlameGraphs["diff"] = svg;
             Write($"flamegraph-diff-baseline-vs-{load.Name}.svg", svg);
+        }
+    }
+
+    private void WriteOffCpu(IFlameGraphRenderer? renderer)
+    {
+        // Off-CPU weights are microseconds blocked inside the sessions' executions, not samples.
+        foreach (var l in analysis.Ledgers.Where(l => l.OffCpu is { Stacks.Count: > 0 }))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            progress.Report($"rendering the off-CPU flame graph of {l.Phase}");
+            var folded = string.Concat(l.OffCpu!.FoldedMicroseconds().Select(line => line + "\n"));
+            Write($"offcpu-{l.Phase}.folded", folded);
+            if (renderer is null)
+            {
+                continue;
+            }
+
+            var profile = new Core.Stacks.StackProfile();
+            Core.Stacks.FoldedStackFormat.ReadInto(new StringReader(folded), $"offcpu-{l.Phase}.folded", profile, firstFrameIsProcess: true);
+            var svg = renderer.Render(profile, $"{l.Phase}: off-CPU, µs blocked inside the executions ({l.OffCpu.Source}) — widths are time, not samples");
+            FlameGraphs["offcpu-" + l.Phase] = svg;
+            Write($"flamegraph-offcpu-{l.Phase}.svg", svg);
         }
     }
 
