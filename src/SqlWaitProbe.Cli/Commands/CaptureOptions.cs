@@ -50,7 +50,7 @@ public static class CaptureOptions
     /// <summary><c>--duration</c> per phase.</summary>
     public static readonly Option<string?> Duration = new("--duration", "-d")
     {
-        Description = "How long each phase runs, e.g. 30s, 2m (default 30s unless --iterations).",
+        Description = "How long each phase runs: 30s, 2m, 1h30m or hh:mm:ss (default 30s unless --iterations).",
     };
 
     /// <summary><c>--iterations</c> per session.</summary>

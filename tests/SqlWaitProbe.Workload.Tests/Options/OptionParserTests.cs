@@ -14,6 +14,13 @@ public sealed class OptionParserTests
     [InlineData("500ms", 0.5)]
     [InlineData("30", 30)]
     [InlineData("1.5s", 1.5)]
+    [InlineData("1h30m", 5400)]
+    [InlineData("2m30s", 150)]
+    [InlineData("1h0m5s", 3605)]
+    [InlineData("01:30:00", 5400)]
+    [InlineData("1:02:03", 3723)]
+    [InlineData("02:30", 150)]
+    [InlineData("00:00:01.5", 1.5)]
     public void Durations_parse(string text, double seconds) => Assert.Equal(seconds, DurationParser.Parse(text).TotalSeconds, 6);
 
     [Theory]
@@ -22,6 +29,13 @@ public sealed class OptionParserTests
     [InlineData("abc")]
     [InlineData("10x")]
     [InlineData("")]
+    [InlineData("30m1h")]
+    [InlineData("1h1h")]
+    [InlineData("00:61")]
+    [InlineData("1:60:00")]
+    [InlineData("1::2")]
+    [InlineData("00:00:00")]
+    [InlineData("1:2:3:4")]
     public void Bad_durations_are_bad_input(string text) => Assert.Throws<BadInputException>(() => DurationParser.Parse(text));
 
     [Fact]
