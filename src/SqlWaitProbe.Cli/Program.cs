@@ -1,6 +1,9 @@
 using System.CommandLine;
+using System.CommandLine.Help;
+using System.CommandLine.Invocation;
 using SqlWaitProbe.Cli.Commands;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Cli;
 
@@ -10,21 +13,35 @@ public static class Program
     /// <summary>Runs probe with the given arguments and returns the exit code.</summary>
     public static async Task<int> Main(string[] args)
     {
-        var root = BuildRoot();
-        var parse = root.Parse(args);
-        if (parse.Errors.Count > 0)
+        try
         {
-            // One line per usage error, exit code 2, no stack trace.
-            foreach (var error in parse.Errors.Take(3))
+            var root = BuildRoot();
+            var parse = root.Parse(args);
+            var configuration = new InvocationConfiguration
             {
-                await Console.Error.WriteLineAsync("probe: " + error.Message);
+                EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = TimeSpan.FromSeconds(10),
+                Output = Console.Out,
+                Error = Console.Error,
+            };
+            if (parse.Errors.Count > 0 && parse.Action is ParseErrorAction errorAction)
+            {
+                // System.CommandLine's own parse-error action: the errors, then "did you mean" for a mistyped
+                // command or option; usage errors exit 2 as every other bad input does.
+                errorAction.ShowHelp = false;
+                errorAction.ShowTypoCorrections = true;
+                configuration.Output = Console.Error;
+                await parse.InvokeAsync(configuration);
+                await Console.Error.WriteLineAsync("Run 'probe --help' (or 'probe <command> --help') for usage.");
+                return (int)ExitCode.BadInput;
             }
 
-            await Console.Error.WriteLineAsync("Run 'probe --help' (or 'probe <command> --help') for usage.");
-            return 2;
+            return await parse.InvokeAsync(configuration);
         }
-
-        return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = TimeSpan.FromSeconds(10) });
+        catch (Exception e)
+        {
+            return await InternalError.ReportAsync(e, logFolder: null);
+        }
     }
 
     /// <summary>The full command tree (also used by tests).</summary>
@@ -41,6 +58,22 @@ public static class Program
         root.Subcommands.Add(PackCommand.Create());
         root.Subcommands.Add(CheckCommand.Create());
         root.Subcommands.Add(CleanupCommand.Create());
+        ShowHelpWhereNoCommandIsGiven(root);
+        Completions.Attach(root);
         return root;
+    }
+
+    // `probe` and `probe stacks` alone print their help (exit 0) instead of "Required command was not provided".
+    private static void ShowHelpWhereNoCommandIsGiven(Command command)
+    {
+        if (command.Action is null && command.Subcommands.Count > 0)
+        {
+            command.SetAction(parse => new HelpAction().Invoke(parse));
+        }
+
+        foreach (var sub in command.Subcommands)
+        {
+            ShowHelpWhereNoCommandIsGiven(sub);
+        }
     }
 }

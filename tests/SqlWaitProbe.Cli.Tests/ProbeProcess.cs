@@ -23,7 +23,10 @@ public sealed class ProbeProcess : IDisposable
     public static string Dll => Path.Combine(AppContext.BaseDirectory, "probe.dll");
 
     /// <summary>Starts <c>dotnet probe.dll ARGS</c> (with default SIGINT/SIGTERM handling) with redirected output and CI-style (non-interactive) progress.</summary>
-    public static ProbeProcess Start(params string[] args)
+    public static ProbeProcess Start(params string[] args) => Start(new Dictionary<string, string>(), args);
+
+    /// <summary>As <see cref="Start(string[])"/> with extra environment variables (for example <c>TZ</c>).</summary>
+    public static ProbeProcess Start(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         // A test run started in the background by a shell without job control inherits SIGINT as ignored, and a
         // child inherits that too; env (which execs, keeping the pid) restores the default so Ctrl+C tests are real.
@@ -37,6 +40,11 @@ public sealed class ProbeProcess : IDisposable
         }
 
         info.Environment["CI"] = "1";
+        foreach (var (name, value) in environment)
+        {
+            info.Environment[name] = value;
+        }
+
         return new ProbeProcess(Process.Start(info)!);
     }
 

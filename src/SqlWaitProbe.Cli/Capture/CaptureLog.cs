@@ -16,8 +16,8 @@ public sealed class CaptureLog(bool verbose) : ICaptureLog
             .WriteTo.Console(
                 restrictedToMinimumLevel: verbose ? LogEventLevel.Debug : LogEventLevel.Warning,
                 standardErrorFromLevel: LogEventLevel.Verbose,
-                outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}")
-            .WriteTo.File(path, outputTemplate: "{Timestamp:yyyy-MM-ddTHH:mm:ss.fffZ} {Level:u3} {Message:lj}{NewLine}{Exception}")
+                outputTemplate: Infrastructure.CommandRunner.ConsoleTemplate)
+            .WriteTo.File(path, outputTemplate: Infrastructure.CommandRunner.FileTemplate)
             .CreateLogger();
     }
 

@@ -94,6 +94,11 @@ public static class WorkloadsCommand
         return command;
     }
 
+    /// <summary>Every built-in workload name, both engines, for completions.</summary>
+    public static IEnumerable<string> Names() =>
+        SqlServerWorkloadCatalog.Create(1.0).Concat(PostgresWorkloadCatalog.Create(PostgresWorkloadCatalog.DefaultScale))
+            .Select(w => w.Name).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal);
+
     private static IReadOnlyList<WorkloadDefinition> Catalog(ParseResult parse)
     {
         var engine = parse.GetValue(Engine)?.ToLowerInvariant();

@@ -17,9 +17,14 @@ public static class CommandRunner
         var newFolder = logFolder is not null && !Directory.Exists(logFolder);
         ConfigureLogging(parse.GetValue(GlobalOptions.Verbose), logFolder);
         var rejected = false;
+        var command = CommandPath(parse);
         try
         {
-            return await body(cancellationToken);
+            // Arguments stay out of the log: a connection string may carry a password.
+            Log.Information("probe {Version} {Command} started", typeof(CommandRunner).Assembly.GetName().Version?.ToString(3), command);
+            var exit = await body(cancellationToken);
+            Log.Information("{Command} finished with exit code {Exit}", command, exit);
+            return exit;
         }
         catch (BadInputException e)
         {
@@ -47,9 +52,7 @@ public static class CommandRunner
         }
         catch (Exception e)
         {
-            await Console.Error.WriteLineAsync($"probe: unexpected error: {e.GetType().Name}: {e.Message.Split('\n')[0]} (details in the log; rerun with -v)");
-            Log.Error(e, "unexpected error");
-            return (int)ExitCode.Failure;
+            return await InternalError.ReportAsync(e, logFolder);
         }
         finally
         {
@@ -59,6 +62,17 @@ public static class CommandRunner
                 RemoveLogOnlyFolder(logFolder!);
             }
         }
+    }
+
+    private static string CommandPath(ParseResult parse)
+    {
+        var names = new List<string>();
+        for (var result = parse.CommandResult; result is not null; result = result.Parent as System.CommandLine.Parsing.CommandResult)
+        {
+            names.Insert(0, result.Command.Name);
+        }
+
+        return string.Join(' ', names);
     }
 
     // Rejected input produces no output: a folder this run created only for its log goes again.
@@ -76,6 +90,12 @@ public static class CommandRunner
         }
     }
 
+    /// <summary>Console log lines: the time of day in UTC, marked as such.</summary>
+    public const string ConsoleTemplate = "{UtcTimestamp:HH:mm:ss}Z {Level:u3} {Message:lj}{NewLine}";
+
+    /// <summary>Log file lines: ISO-8601 UTC times (Serilog's UtcTimestamp, whatever the machine's time zone).</summary>
+    public const string FileTemplate = "{UtcTimestamp:yyyy-MM-ddTHH:mm:ss.fffZ} {Level:u3} {Message:lj}{NewLine}{Exception}";
+
     /// <summary>Sets up the global Serilog logger.</summary>
     public static void ConfigureLogging(bool verbose, string? logFolder)
     {
@@ -84,11 +104,11 @@ public static class CommandRunner
             .WriteTo.Console(
                 restrictedToMinimumLevel: verbose ? LogEventLevel.Debug : LogEventLevel.Warning,
                 standardErrorFromLevel: LogEventLevel.Verbose,
-                outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}");
+                outputTemplate: ConsoleTemplate);
         if (logFolder is not null)
         {
             Directory.CreateDirectory(logFolder);
-            config = config.WriteTo.File(Path.Combine(logFolder, "probe.log"), outputTemplate: "{Timestamp:yyyy-MM-ddTHH:mm:ss.fffZ} {Level:u3} {Message:lj}{NewLine}{Exception}");
+            config = config.WriteTo.File(Path.Combine(logFolder, "probe.log"), outputTemplate: FileTemplate);
         }
 
         Log.Logger = config.CreateLogger();

@@ -1,3 +1,4 @@
+using Serilog;
 using Spectre.Console;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
@@ -14,18 +15,24 @@ public static class ProgressReporter
     /// <summary>Runs <paramref name="work"/> showing the messages it reports.</summary>
     public static async Task<T> RunAsync<T>(string title, Func<IProgress<string>, Task<T>> work)
     {
+        Log.Information("{Title}", title);
         if (!Interactive)
         {
-            Console.Error.WriteLine($"{DateTime.Now:HH:mm:ss} {title}");
-            return await work(new SynchronousProgress(m => Console.Error.WriteLine($"{DateTime.Now:HH:mm:ss} {m}")));
+            Console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {title}");
+            return await work(new SynchronousProgress(m =>
+            {
+                Log.Information("{Progress}", m);
+                Console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {m}");
+            }));
         }
 
         var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
         return await console.Status().StartAsync(title, async ctx =>
             await work(new SynchronousProgress(m =>
             {
+                Log.Information("{Progress}", m);
                 ctx.Status(Markup.Escape(m));
-                console.MarkupLine($"[grey]{DateTime.Now:HH:mm:ss}[/] {Markup.Escape(m)}");
+                console.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(m)}");
             })));
     }
 

@@ -9,6 +9,8 @@ public enum ExitCode
     Failure = 1,
     /// <summary>The input or the command line was wrong; nothing was lost.</summary>
     BadInput = 2,
+    /// <summary>A bug in probe (EX_SOFTWARE of sysexits.h); the message names the log that holds the details.</summary>
+    InternalError = 70,
     /// <summary>Ctrl+C or SIGTERM ended the command; what was captured is kept.</summary>
     Interrupted = 130,
 }

@@ -1,0 +1,48 @@
+using System.CommandLine;
+using SqlWaitProbe.Cli.Commands;
+
+namespace SqlWaitProbe.Cli.Infrastructure;
+
+/// <summary>
+/// Tab completions for values that have a fixed set of answers: engines, CPU collectors, output formats,
+/// extended-event streams and workload names. Options that accept only listed values complete by themselves.
+/// </summary>
+internal static class Completions
+{
+    private static readonly Dictionary<string, Func<IEnumerable<string>>> ByOption = new(StringComparer.Ordinal)
+    {
+        ["--engine"] = () => ["postgres", "sqlserver"],
+        ["--cpu"] = () => ["perf", "etw", "none"],
+        ["--xe"] = () => ["pages", "latches"],
+        ["--workload"] = WorkloadsCommand.Names,
+    };
+
+    /// <summary>Adds the completion sources to every matching option and argument under <paramref name="command"/>.</summary>
+    public static void Attach(Command command)
+    {
+        foreach (var option in command.Options)
+        {
+            if (ByOption.TryGetValue(option.Name, out var values) && option.CompletionSources.Count <= 1)
+            {
+                option.CompletionSources.Add(_ => values());
+            }
+            else if (option.Name == "--format" && option.GetCompletions(System.CommandLine.Completions.CompletionContext.Empty).All(c => c.Label is "True" or "False" || string.IsNullOrEmpty(c.Label)))
+            {
+                option.CompletionSources.Add("table", "json");
+            }
+        }
+
+        if (command.Name == "show" && command.Parents.OfType<Command>().Any(p => p.Name == "workloads"))
+        {
+            foreach (var argument in command.Arguments)
+            {
+                argument.CompletionSources.Add(_ => WorkloadsCommand.Names());
+            }
+        }
+
+        foreach (var sub in command.Subcommands)
+        {
+            Attach(sub);
+        }
+    }
+}
