@@ -36,6 +36,11 @@ public static class StacksDiffCommand
         {
             var a = parse.GetValue(before)!;
             var b = parse.GetValue(after)!;
+            if (a == "-" && b == "-")
+            {
+                throw new BadInputException("only one of the two profiles can be read from standard input ('-')");
+            }
+
             var (ea, eb) = (parse.GetValue(aExec), parse.GetValue(bExec));
             if (ea.HasValue != eb.HasValue)
             {

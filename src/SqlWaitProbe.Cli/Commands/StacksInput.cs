@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
@@ -5,56 +6,148 @@ using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary>Loads the input of a <c>probe stacks</c> command: <c>perf script</c> output (plain or gzip) or folded stacks, detected from the content.</summary>
-internal static class StacksInput
+/// <summary>
+/// The input of a <c>probe stacks</c> command: <c>perf script</c> output (plain or gzip), folded stacks or speedscope
+/// JSON, detected from the content. A file is named by its path; <c>-</c> is standard input, and pipes, FIFOs and
+/// <c>/dev/stdin</c> are streamed once from start to end, never seeked.
+/// </summary>
+internal sealed class StacksInput : IDisposable
 {
-    /// <summary>True when <paramref name="path"/> holds perf script output; false for folded stacks; bad input otherwise.</summary>
-    public static bool IsPerfScript(string path)
+    private readonly string? _path;
+    private readonly ReplayStream? _pipe;
+    private bool _sniffed;
+
+    private StacksInput(string name, string? path, ReplayStream? pipe)
     {
-        var sniff = PerfScriptReader.Sniff(path);
-        if (sniff.IsPerfScript)
-        {
-            return true;
-        }
-
-        if (sniff.FirstLine is null)
-        {
-            throw new BadInputException("holds no stacks: only blank lines and comments", path);
-        }
-
-        var space = sniff.FirstLine.LastIndexOf(' ');
-        if (space <= 0 || !double.TryParse(sniff.FirstLine.AsSpan(space + 1), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out _))
-        {
-            throw new BadInputException("this is neither perf script output (no 'COMM PID TIME: EVENT:' line) nor folded stacks ('frame;frame;... COUNT')", path, sniff.LineNumber);
-        }
-
-        return false;
+        Name = name;
+        _path = path;
+        _pipe = pipe;
+        Kind = Detect();
     }
 
-    /// <summary>The stacks of <paramref name="path"/> as a profile (process first, frames as <c>module!symbol</c> when known).</summary>
-    public static StackProfile LoadProfile(string path)
+    /// <summary>The input as errors name it: the path, or <c>stdin</c>.</summary>
+    public string Name { get; }
+
+    /// <summary>What the content is.</summary>
+    public StacksInputKind Kind { get; }
+
+    /// <summary>A file name for titles: the path's file name, or <c>stdin</c>.</summary>
+    public string Title => _path is null && Name == "stdin" ? "stdin" : Path.GetFileName(Name);
+
+    /// <summary>Opens <paramref name="argument"/> as the user gave it.</summary>
+    public static StacksInput Open(string argument)
     {
-        if (IsPerfScript(path))
+        if (argument == "-")
         {
-            return new PerfScriptReader().ReadProfile(path);
+            return new StacksInput("stdin", null, new ReplayStream(Console.OpenStandardInput()));
         }
 
-        var profile = new StackProfile();
-        using var reader = OpenText(path);
-        StacksFoldedProfileReader.Read(reader, path, profile);
-        return profile;
+        if (Directory.Exists(argument))
+        {
+            throw new BadInputException("is a folder, not a file", argument);
+        }
+
+        if (!File.Exists(argument))
+        {
+            throw new BadInputException("file not found", argument);
+        }
+
+        var stream = new FileStream(argument, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
+        if (stream.CanSeek)
+        {
+            stream.Dispose();
+            return new StacksInput(argument, argument, null);
+        }
+
+        return new StacksInput(argument, null, new ReplayStream(stream));
+    }
+
+    /// <summary>The stacks of <paramref name="argument"/> as a profile (process first, frames as <c>module!symbol</c> when known).</summary>
+    public static StackProfile LoadProfile(string argument) => LoadWithUnit(argument).Profile;
+
+    /// <summary>The stacks and the unit of their weights (<c>none</c> for sample counts and perf periods; a speedscope file's own unit).</summary>
+    public static SpeedscopeImport LoadWithUnit(string argument)
+    {
+        using var input = Open(argument);
+        return input.ReadProfile();
     }
 
     /// <summary>Folded stack text → weight: perf input folded as inferno-collapse-perf does, folded input merged line by line.</summary>
-    public static IReadOnlyDictionary<string, long> LoadFolded(string path, PerfFoldOptions options)
+    public static IReadOnlyDictionary<string, long> LoadFolded(string argument, PerfFoldOptions options)
     {
-        if (IsPerfScript(path))
+        using var input = Open(argument);
+        return input.ReadFolded(options);
+    }
+
+    /// <summary>Reads the whole input as a profile.</summary>
+    public SpeedscopeImport ReadProfile()
+    {
+        switch (Kind)
         {
-            return new PerfScriptReader(options).Fold(path);
+            case StacksInputKind.PerfScript:
+                return new SpeedscopeImport(new PerfScriptReader().ReadProfile(Body(), Name), "none");
+            case StacksInputKind.Speedscope:
+                using (var json = Body())
+                {
+                    return SpeedscopeReader.Read(json, Name);
+                }
+
+            default:
+                var profile = new StackProfile();
+                using (var reader = Text())
+                {
+                    StacksFoldedProfileReader.Read(reader, Name, profile);
+                }
+
+                return new SpeedscopeImport(profile, "none");
+        }
+    }
+
+    /// <summary>Reads the whole input as folded text → weight.</summary>
+    public IReadOnlyDictionary<string, long> ReadFolded(PerfFoldOptions options)
+    {
+        switch (Kind)
+        {
+            case StacksInputKind.PerfScript:
+                return new PerfScriptReader(options).Fold(Body(), Name);
+            case StacksInputKind.Speedscope:
+                return Fold(ReadProfile().Profile);
+            default:
+                var folded = new Dictionary<string, long>(StringComparer.Ordinal);
+                using (var reader = Text())
+                {
+                    ReadFoldedLines(reader, folded);
+                }
+
+                return folded;
+        }
+    }
+
+    /// <inheritdoc />
+    public void Dispose() => _pipe?.Dispose();
+
+    /// <summary>A profile's stacks in folded form: the process first, frames as the bundle writes them.</summary>
+    internal static Dictionary<string, long> Fold(StackProfile profile)
+    {
+        var folded = new Dictionary<string, long>(StringComparer.Ordinal);
+        var text = new StringBuilder(256);
+        foreach (var (process, stack, weight) in profile.Entries)
+        {
+            text.Clear().Append(process.Replace(';', ':'));
+            foreach (var frame in profile.FramesOf(stack))
+            {
+                text.Append(';').Append(FoldedStackFormat.FormatFrame(frame));
+            }
+
+            var key = text.ToString();
+            folded[key] = folded.GetValueOrDefault(key) + weight;
         }
 
-        var folded = new Dictionary<string, long>(StringComparer.Ordinal);
-        using var reader = OpenText(path);
+        return folded;
+    }
+
+    private void ReadFoldedLines(TextReader reader, Dictionary<string, long> folded)
+    {
         long lineNumber = 0;
         while (reader.ReadLine() is { } line)
         {
@@ -66,15 +159,57 @@ internal static class StacksInput
 
             if (line.AsSpan().IndexOfAnyInRange('\0', '\b') >= 0)
             {
-                throw new BadInputException("this is binary data, not folded stacks", path, lineNumber);
+                throw new BadInputException("this is binary data, not folded stacks", Name, lineNumber);
             }
 
-            var (stack, weight) = FoldedStackFormat.SplitLine(line.TrimEnd(), path, lineNumber);
+            var (stack, weight) = FoldedStackFormat.SplitLine(line.TrimEnd(), Name, lineNumber);
             folded[stack] = folded.GetValueOrDefault(stack) + weight;
         }
-
-        return folded;
     }
 
-    private static StreamReader OpenText(string path) => new(path, Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
+    private StacksInputKind Detect()
+    {
+        var sniff = PerfScriptReader.Sniff(Body(), Name);
+        if (sniff.IsPerfScript)
+        {
+            return StacksInputKind.PerfScript;
+        }
+
+        if (sniff.FirstLine is null)
+        {
+            throw new BadInputException("holds no stacks: only blank lines and comments", Name);
+        }
+
+        if (SpeedscopeReader.LooksLikeJson(sniff.FirstLine))
+        {
+            return StacksInputKind.Speedscope;
+        }
+
+        var space = sniff.FirstLine.LastIndexOf(' ');
+        if (space <= 0 || !double.TryParse(sniff.FirstLine.AsSpan(space + 1), NumberStyles.Float, CultureInfo.InvariantCulture, out _))
+        {
+            throw new BadInputException("this is neither perf script output (no 'COMM PID TIME: EVENT:' line), folded stacks ('frame;frame;... COUNT') nor speedscope JSON", Name, sniff.LineNumber);
+        }
+
+        return StacksInputKind.Folded;
+    }
+
+    // The content from its first byte: the file opened again, or the pipe replayed (once, after sniffing).
+    private Stream Body()
+    {
+        if (_pipe is null)
+        {
+            return new FileStream(_path!, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
+        }
+
+        if (_sniffed)
+        {
+            _pipe.Rewind();
+        }
+
+        _sniffed = true;
+        return _pipe;
+    }
+
+    private StreamReader Text() => new(Body(), Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
 }

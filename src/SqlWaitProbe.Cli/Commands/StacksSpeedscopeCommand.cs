@@ -18,10 +18,17 @@ public static class StacksSpeedscopeCommand
         command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
         {
             var path = parse.GetValue(input)!;
-            var profile = StacksInput.LoadProfile(path);
+            var (profile, unit) = StacksInput.LoadWithUnit(path);
             await StacksOutput.WriteAsync(parse.GetValue(output), stream =>
             {
-                SpeedscopeWriter.Write(profile, Path.GetFileName(path), stream);
+                // A speedscope input keeps its unit (sample counts and perf periods are 'none').
+                var file = SpeedscopeWriter.Convert(profile, path == "-" ? "stdin" : Path.GetFileName(path));
+                foreach (var p in file.Profiles)
+                {
+                    p.Unit = unit;
+                }
+
+                SpeedscopeWriter.Write(file, stream);
                 return Task.CompletedTask;
             });
             return 0;

@@ -22,6 +22,7 @@ internal sealed class PerfLineSource : IPerfLineSource
     private bool _anyData;
     private CountingReadStream? _gzip;
     private uint _gzipTrailerSize;
+    private PrefixedStream? _pipedGzip;
 
     private PerfLineSource(TextReader reader, string file)
     {
@@ -48,19 +49,40 @@ internal sealed class PerfLineSource : IPerfLineSource
             throw new BadInputException("file not found", path);
         }
 
-        var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
+        return Open(new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan), path);
+    }
+
+    /// <summary>
+    /// Reads <paramref name="stream"/> (which it then owns) as the file <paramref name="name"/>: a regular file, or a
+    /// pipe or terminal read once from start to end, never seeked.
+    /// </summary>
+    public static PerfLineSource Open(Stream stream, string name)
+    {
         try
         {
-            Span<byte> magic = stackalloc byte[4];
-            var got = stream.ReadAtLeast(magic[..2], 2, throwOnEndOfStream: false);
-            if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+            var magic = new byte[4];
+            var got = stream.ReadAtLeast(magic.AsSpan(0, 2), 2, throwOnEndOfStream: false);
+            var gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+            if (!stream.CanSeek)
+            {
+                var prefixed = new PrefixedStream(magic[..got], stream);
+                if (!gzip)
+                {
+                    return new PerfLineSource(new StreamReader(prefixed, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), name);
+                }
+
+                var piped = new CountingReadStream(new GZipStream(prefixed, CompressionMode.Decompress));
+                return new PerfLineSource(new StreamReader(piped, Encoding.UTF8, true, 1 << 18), name) { _gzip = piped, _pipedGzip = prefixed };
+            }
+
+            if (gzip)
             {
                 // GZipStream ends quietly on a truncated file; the trailer's size (mod 2^32) tells.
                 stream.Position = Math.Max(0, stream.Length - 4);
                 stream.ReadAtLeast(magic, 4, throwOnEndOfStream: false);
                 stream.Position = 0;
                 var counting = new CountingReadStream(new GZipStream(stream, CompressionMode.Decompress));
-                return new PerfLineSource(new StreamReader(counting, Encoding.UTF8, true, 1 << 18), path)
+                return new PerfLineSource(new StreamReader(counting, Encoding.UTF8, true, 1 << 18), name)
                 {
                     _gzip = counting,
                     _gzipTrailerSize = System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic),
@@ -68,7 +90,7 @@ internal sealed class PerfLineSource : IPerfLineSource
             }
 
             stream.Position = 0;
-            return new PerfLineSource(new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), path);
+            return new PerfLineSource(new StreamReader(stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), name);
         }
         catch
         {
@@ -198,7 +220,16 @@ internal sealed class PerfLineSource : IPerfLineSource
         if (read == 0)
         {
             _eof = true;
-            if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize && !GzipTail.LastMemberIsWhole(_file))
+            if (_pipedGzip is not null)
+            {
+                // A pipe cannot be read again to look for a last member: a size that disagrees is taken as truncation.
+                var tail = _pipedGzip.Tail;
+                if (tail.Length < 4 || (uint)_gzip!.BytesRead != System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(tail))
+                {
+                    throw new BadInputException("the gzip data is truncated (it ends before its trailer), or has several members, which only a file can show: give the file's path", _file, LineNumber + 1);
+                }
+            }
+            else if (_gzip is not null && (uint)_gzip.BytesRead != _gzipTrailerSize && !GzipTail.LastMemberIsWhole(_file))
             {
                 throw new BadInputException("the gzip data is truncated (it ends before its trailer)", _file, LineNumber + 1);
             }

@@ -15,9 +15,13 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
     private const int BlockChars = 1 << 20;
 
     /// <summary>Folded stack text → weight for <paramref name="path"/>.</summary>
-    public Dictionary<string, long> Fold(string path)
+    public Dictionary<string, long> Fold(string path) => Fold(PerfLineSource.Open(path));
+
+    /// <summary>Folded stack text → weight for the lines of <paramref name="opened"/>, which it disposes.</summary>
+    public Dictionary<string, long> Fold(PerfLineSource opened)
     {
-        using var source = PerfLineSource.Open(path);
+        using var source = opened;
+        var path = source.File;
         var first = source.ReadBlock(BlockChars) ?? throw new BadInputException("the file is empty", path);
         var head = new Worker(options, path);
         var eventName = head.ParseFirst(first);

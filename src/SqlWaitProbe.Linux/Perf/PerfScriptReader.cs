@@ -23,10 +23,15 @@ public sealed class PerfScriptReader
     /// Streams the samples of <paramref name="path"/>, interning frames in <paramref name="frames"/> and stacks in
     /// <paramref name="stacks"/>. Only samples of the file's first event type are returned.
     /// </summary>
-    public IEnumerable<StackSample> ReadSamples(string path, FrameTable frames, StackTable stacks)
+    public IEnumerable<StackSample> ReadSamples(string path, FrameTable frames, StackTable stacks) => ReadSamples(PerfLineSource.Open(path), frames, stacks);
+
+    /// <summary>As <see cref="ReadSamples(string, FrameTable, StackTable)"/>, from a stream (a pipe is read once, never seeked) it then owns.</summary>
+    public IEnumerable<StackSample> ReadSamples(Stream stream, string name, FrameTable frames, StackTable stacks) => ReadSamples(PerfLineSource.Open(stream, name), frames, stacks);
+
+    private IEnumerable<StackSample> ReadSamples(PerfLineSource source, FrameTable frames, StackTable stacks)
     {
         var catalog = new PerfFrameCatalog(Options);
-        using var parser = new PerfScriptParser(PerfLineSource.Open(path), Options, catalog);
+        using var parser = new PerfScriptParser(source, Options, catalog);
         var bundleIds = new List<int>();
         while (parser.Next())
         {
@@ -55,9 +60,14 @@ public sealed class PerfScriptReader
     /// Looks at the first line that is neither blank nor a <c>#</c> comment: perf script output starts with an event line
     /// (<c>COMM PID … TIME: … EVENT:</c>). Missing, empty and binary files raise <see cref="Core.Errors.BadInputException"/>.
     /// </summary>
-    public static PerfInputSniff Sniff(string path)
+    public static PerfInputSniff Sniff(string path) => Sniff(PerfLineSource.Open(path));
+
+    /// <summary>As <see cref="Sniff(string)"/>, reading the start of <paramref name="stream"/>, which it then disposes.</summary>
+    public static PerfInputSniff Sniff(Stream stream, string name) => Sniff(PerfLineSource.Open(stream, name));
+
+    private static PerfInputSniff Sniff(PerfLineSource opened)
     {
-        using var source = PerfLineSource.Open(path);
+        using var source = opened;
         while (source.TryReadLine(out var line))
         {
             var trimmed = line.Trim();
@@ -74,10 +84,15 @@ public sealed class PerfScriptReader
     }
 
     /// <summary>Reads <paramref name="path"/> into an aggregated profile; the process of each stack is perf's command name.</summary>
-    public StackProfile ReadProfile(string path)
+    public StackProfile ReadProfile(string path) => ReadProfile(PerfLineSource.Open(path));
+
+    /// <summary>As <see cref="ReadProfile(string)"/>, from a stream it then owns.</summary>
+    public StackProfile ReadProfile(Stream stream, string name) => ReadProfile(PerfLineSource.Open(stream, name));
+
+    private StackProfile ReadProfile(PerfLineSource source)
     {
         var profile = new StackProfile();
-        foreach (var sample in ReadSamples(path, profile.Frames, profile.Stacks))
+        foreach (var sample in ReadSamples(source, profile.Frames, profile.Stacks))
         {
             profile.Add(sample.Process, sample.StackId, sample.Weight);
         }
@@ -90,4 +105,7 @@ public sealed class PerfScriptReader
     /// (<c>process;root;...;leaf</c>) → summed weight.
     /// </summary>
     public IReadOnlyDictionary<string, long> Fold(string path) => new PerfParallelFolder(Options).Fold(path);
+
+    /// <summary>As <see cref="Fold(string)"/>, from a stream (a pipe is read once, never seeked) it then owns.</summary>
+    public IReadOnlyDictionary<string, long> Fold(Stream stream, string name) => new PerfParallelFolder(Options).Fold(PerfLineSource.Open(stream, name));
 }

@@ -53,6 +53,9 @@ public static class SpeedscopeWriter
     public static void Write(StackProfile profile, string name, Stream output) =>
         JsonSerializer.Serialize(output, Convert(profile, name), Json);
 
+    /// <summary>Writes a speedscope model as JSON.</summary>
+    public static void Write(SpeedscopeFile file, Stream output) => JsonSerializer.Serialize(output, file, Json);
+
     /// <summary>Reads a speedscope file (sampled or evented profiles).</summary>
     public static SpeedscopeFile Read(Stream input)
     {
