@@ -56,10 +56,10 @@ public sealed record AnalysisResult
     public IReadOnlyList<string> DataQuality { get; init; } = [];
 
     /// <summary>The baseline phase's ledger, or null.</summary>
-    public PhaseLedger? Baseline => Ledgers.FirstOrDefault(l => l.Phase == "baseline");
+    public PhaseLedger? Baseline => Ledgers.FirstOrDefault(l => l.Phase == PhaseNames.Baseline);
 
     /// <summary>The load phase's ledger (or the phase with most threads), or null.</summary>
-    public PhaseLedger? Load => Ledgers.FirstOrDefault(l => l.Phase == "load") ?? Ledgers.Where(l => l.Phase != "baseline").OrderByDescending(l => l.Threads).FirstOrDefault();
+    public PhaseLedger? Load => Ledgers.FirstOrDefault(l => l.Phase == PhaseNames.Load) ?? Ledgers.Where(l => l.Phase != PhaseNames.Baseline).OrderByDescending(l => l.Threads).FirstOrDefault();
 
     /// <summary>The phase data of a ledger.</summary>
     public PhaseData PhaseOf(PhaseLedger ledger) => Phases.First(p => p.Name == ledger.Phase);

@@ -25,7 +25,7 @@ public static class BundleAnalyzer
             tags = extraTags.Merge(tags);
         }
 
-        var attach = manifest.Workload == "attach";
+        var attach = manifest.Workload == PhaseNames.Attach;
         progress?.Report("building the time ledger");
         var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, attach, tags, manifest.LogicalCpus)).ToArray();
         var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
@@ -85,7 +85,7 @@ public static class BundleAnalyzer
     private static List<string> DataQualityNotes(BundleManifest manifest, IReadOnlyList<PhaseData> phases)
     {
         var notes = new List<string>();
-        var attach = manifest.Workload == "attach";
+        var attach = manifest.Workload == PhaseNames.Attach;
         if (attach)
         {
             notes.Add("attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");

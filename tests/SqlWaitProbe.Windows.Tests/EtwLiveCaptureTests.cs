@@ -37,7 +37,7 @@ public sealed class EtwLiveCaptureTests
             Assert.Contains(("ntdll", false), modules.Keys);
             Assert.True(modules[("bcryptprimitives", false)].ExclusiveShare > 0.2, "hashing should dominate the busy loop");
 
-            Assert.True(new FileInfo(Path.Combine(root, WindowsBundlePaths.EtwTrace(phase.Name))).Length > 0);
+            Assert.True(new FileInfo(Path.Combine(root, BundlePaths.EtwTrace(phase.Name))).Length > 0);
             using var facts = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, BundlePaths.StackInfo(phase.Name))));
             Assert.Equal("etw", facts.RootElement.GetProperty("source").GetString());
             Assert.True(facts.RootElement.GetProperty("samples").GetInt64() >= mine);

@@ -50,7 +50,7 @@ public sealed class PdhLiveTests
             var outcome = await collector.StopAsync(phase, CancellationToken.None);
 
             Assert.Equal(CollectorStatus.Ok, outcome.Status);
-            var pdhPath = Path.Combine(root, WindowsBundlePaths.PdhCsv("load"));
+            var pdhPath = Path.Combine(root, BundlePaths.PdhCsv("load"));
             Assert.StartsWith("\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"", File.ReadAllText(pdhPath));
             var table = PdhCsvReader.ReadFile(pdhPath);
             Assert.Equal(Environment.MachineName, table.Machine);

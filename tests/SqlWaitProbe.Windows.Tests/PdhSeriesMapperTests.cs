@@ -43,24 +43,4 @@ public sealed class PdhSeriesMapperTests
             ["os.cpu.idle_pct=50", "server.cpu.user_pct=37.5", "server.cpu.system_pct=12.5"],
             points.Select(p => $"{p.Series}={p.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}"));
     }
-
-    [Fact]
-    public void Series_rows_append_under_one_header_with_utc_z_times()
-    {
-        var folder = TestSupport.TestData.TempFolder();
-        var path = Path.Combine(folder, "series.csv");
-        try
-        {
-            SeriesCsv.Append(path, [new SeriesPoint(T0, "os.run_queue", 3)]);
-            SeriesCsv.Append(path, [new SeriesPoint(T0.AddSeconds(1), "os.cpu.system_pct", 61.123456789)]);
-
-            Assert.Equal(
-                "utc,series,value\n2026-03-14T09:00:00.000Z,os.run_queue,3\n2026-03-14T09:00:01.000Z,os.cpu.system_pct,61.123457\n",
-                File.ReadAllText(path));
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-    }
 }

@@ -55,7 +55,7 @@ public static class FindingRules
             Add(findings, XeFreesGrowth(a, b, load));
         }
 
-        foreach (var row in a.Scalability.Where(r => r.Phase != "baseline" && r.Threads > 1 && r.IdealExecutionsPerSecond > 0 && r.VsIdeal < ThroughputVsIdeal))
+        foreach (var row in a.Scalability.Where(r => r.Phase != PhaseNames.Baseline && r.Threads > 1 && r.IdealExecutionsPerSecond > 0 && r.VsIdeal < ThroughputVsIdeal))
         {
             findings.Add(new Finding("throughput-vs-ideal", row.VsIdeal < 0.4 ? Severities.Critical : Severities.Warning,
                 $"Throughput at {row.Threads} sessions is {Pct(row.VsIdeal)} of ideal",

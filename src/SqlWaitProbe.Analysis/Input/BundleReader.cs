@@ -46,18 +46,18 @@ public static class BundleReader
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
-            Spinlocks = ReadSpinlocks(bundle, BundlePaths.Dmv(name) + "/spinlock_stats.csv"),
-            XePages = ReadXePages(bundle, BundlePaths.Xe(name) + "/page_events.csv", phase.StartUtc, cancellationToken),
+            Spinlocks = ReadSpinlocks(bundle, BundlePaths.SpinlockStats(name)),
+            XePages = ReadXePages(bundle, BundlePaths.XePageEvents(name), phase.StartUtc, cancellationToken),
         };
     }
 
     /// <summary>True for the phase of an attach capture: no workload ran, so it has no executions.csv.</summary>
-    public static bool IsAttachWindow(CaptureBundle bundle, BundlePhase phase) => bundle.Manifest.Workload == "attach" && phase.Threads == 0;
+    public static bool IsAttachWindow(CaptureBundle bundle, BundlePhase phase) => bundle.Manifest.Workload == PhaseNames.Attach && phase.Threads == 0;
 
     /// <summary>executions.csv: <c>session,start_ms,end_ms,rows,error</c>.</summary>
     public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "session", "start_ms", "end_ms")
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Executions.Session, BundleColumns.Executions.StartMs, BundleColumns.Executions.EndMs)
             ?? throw new BadInputException("executions.csv is missing; every phase needs it", bundle.PathOf(relative));
         var durations = new List<float>();
         double sum = 0, first = double.MaxValue, last = double.MinValue;
@@ -66,14 +66,14 @@ public static class BundleReader
         var spans = new Dictionary<int, ExecutionSpan>();
         while (csv.Read())
         {
-            var start = csv.Number("start_ms");
-            var end = csv.Number("end_ms");
+            var start = csv.Number(BundleColumns.Executions.StartMs);
+            var end = csv.Number(BundleColumns.Executions.EndMs);
             if (end < start)
             {
                 throw new BadInputException($"end_ms {end} is before start_ms {start}", relative, csv.LineNumber);
             }
 
-            if (int.TryParse(csv.Text("session"), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
+            if (int.TryParse(csv.Text(BundleColumns.Executions.Session), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
             {
                 spans[number] = spans.TryGetValue(number, out var span)
                     ? new ExecutionSpan(Math.Min(span.StartMs, start), Math.Max(span.EndMs, end), span.BusyMs + end - start, span.Executions + 1)
@@ -84,8 +84,8 @@ public static class BundleReader
             durations.Add((float)(end - start));
             first = Math.Min(first, start);
             last = Math.Max(last, end);
-            sessions.Add(csv.Text("session"));
-            if (csv.Text("error").Length > 0)
+            sessions.Add(csv.Text(BundleColumns.Executions.Session));
+            if (csv.Text(BundleColumns.Executions.Error).Length > 0)
             {
                 errors++;
             }
@@ -107,7 +107,7 @@ public static class BundleReader
 
     private static SessionTotals? ReadSessions(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "session", "cpu_ms");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Sessions.Session, BundleColumns.Sessions.CpuMs);
         if (csv is null)
         {
             return null;
@@ -119,8 +119,8 @@ public static class BundleReader
         while (csv.Read())
         {
             rows++;
-            cpu += csv.OptionalNumber("cpu_ms") ?? 0;
-            if (csv.OptionalNumber("run_queue_ms") is { } rq)
+            cpu += csv.OptionalNumber(BundleColumns.Sessions.CpuMs) ?? 0;
+            if (csv.OptionalNumber(BundleColumns.Sessions.RunQueueMs) is { } rq)
             {
                 runQueue += rq;
                 anyRunQueue = true;
@@ -132,7 +132,7 @@ public static class BundleReader
 
     private static SessionTimeline? ReadSessionTimeline(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "ms", "session", "cpu_ms", "run_queue_ms");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.SessionTimeline.Ms, BundleColumns.SessionTimeline.Session, BundleColumns.SessionTimeline.CpuMs, BundleColumns.SessionTimeline.RunQueueMs);
         if (csv is null)
         {
             return null;
@@ -142,15 +142,15 @@ public static class BundleReader
         var last = new Dictionary<int, double>();
         while (csv.Read())
         {
-            var session = (int)csv.Number("session");
-            var ms = csv.Number("ms");
+            var session = (int)csv.Number(BundleColumns.SessionTimeline.Session);
+            var ms = csv.Number(BundleColumns.SessionTimeline.Ms);
             if (last.TryGetValue(session, out var previous) && ms < previous)
             {
                 throw new BadInputException($"ms {ms} of session {session} is before its previous reading ({previous})", relative, csv.LineNumber);
             }
 
             last[session] = ms;
-            timeline.Add(session, ms, csv.Number("cpu_ms"), csv.Number("run_queue_ms"));
+            timeline.Add(session, ms, csv.Number(BundleColumns.SessionTimeline.CpuMs), csv.Number(BundleColumns.SessionTimeline.RunQueueMs));
         }
 
         return timeline;
@@ -158,7 +158,7 @@ public static class BundleReader
 
     private static List<WaitSample>? ReadWaitSamples(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "ms", "session", "wait_type", "wait_ms");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.WaitSamples.Ms, BundleColumns.WaitSamples.Session, BundleColumns.WaitSamples.WaitType, BundleColumns.WaitSamples.WaitMs);
         if (csv is null)
         {
             return null;
@@ -167,7 +167,7 @@ public static class BundleReader
         var rows = new List<WaitSample>();
         while (csv.Read())
         {
-            rows.Add(new WaitSample(csv.Number("ms"), csv.OptionalNumber("session") is { } s ? (int)s : null, string.Intern(csv.Text("wait_type")), csv.Number("wait_ms")));
+            rows.Add(new WaitSample(csv.Number(BundleColumns.WaitSamples.Ms), csv.OptionalNumber(BundleColumns.WaitSamples.Session) is { } s ? (int)s : null, string.Intern(csv.Text(BundleColumns.WaitSamples.WaitType)), csv.Number(BundleColumns.WaitSamples.WaitMs)));
         }
 
         return rows;
@@ -175,7 +175,7 @@ public static class BundleReader
 
     private static List<WaitRow>? ReadWaits(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "scope", "wait_type", "wait_ms");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Waits.Scope, BundleColumns.Waits.WaitType, BundleColumns.Waits.WaitMs);
         if (csv is null)
         {
             return null;
@@ -184,8 +184,8 @@ public static class BundleReader
         var rows = new List<WaitRow>();
         while (csv.Read())
         {
-            rows.Add(new WaitRow(csv.Text("scope"), csv.Text("wait_type"), csv.Text("category"), csv.Number("wait_ms"),
-                csv.OptionalNumber("signal_ms") ?? 0, (long)(csv.OptionalNumber("waiting_tasks") ?? 0)));
+            rows.Add(new WaitRow(csv.Text(BundleColumns.Waits.Scope), csv.Text(BundleColumns.Waits.WaitType), csv.Text(BundleColumns.Waits.Category), csv.Number(BundleColumns.Waits.WaitMs),
+                csv.OptionalNumber(BundleColumns.Waits.SignalMs) ?? 0, (long)(csv.OptionalNumber(BundleColumns.Waits.WaitingTasks) ?? 0)));
         }
 
         return rows;
@@ -193,7 +193,7 @@ public static class BundleReader
 
     private static SeriesSet? ReadSeries(CaptureBundle bundle, string relative, DateTime phaseStart)
     {
-        using var csv = CsvFile.Open(bundle, relative, "utc", "series", "value");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Series.Utc, BundleColumns.Series.Name, BundleColumns.Series.Value);
         if (csv is null)
         {
             return null;
@@ -203,16 +203,16 @@ public static class BundleReader
         DateTime? origin = phaseStart == default ? null : phaseStart;
         while (csv.Read())
         {
-            var utc = csv.Utc("utc");
+            var utc = csv.Utc(BundleColumns.Series.Utc);
             origin ??= utc;
             var second = (long)Math.Floor((utc - origin.Value).TotalSeconds);
-            var name = csv.Text("series");
+            var name = csv.Text(BundleColumns.Series.Name);
             if (!set.Series.TryGetValue(name, out var series))
             {
                 set.Series[name] = series = new SortedDictionary<long, double>();
             }
 
-            series[second] = csv.Number("value");
+            series[second] = csv.Number(BundleColumns.Series.Value);
         }
 
         return set;
@@ -234,7 +234,7 @@ public static class BundleReader
 
     private static CpuTimeline? ReadTimeline(CaptureBundle bundle, string relative, string serverProcess)
     {
-        using var csv = CsvFile.Open(bundle, relative, "second", "process", "module", "kernel", "weight");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.StackTimeline.Second, BundleColumns.StackTimeline.Process, BundleColumns.StackTimeline.Module, BundleColumns.StackTimeline.Kernel, BundleColumns.StackTimeline.Weight);
         if (csv is null)
         {
             return null;
@@ -243,14 +243,14 @@ public static class BundleReader
         var timeline = new CpuTimeline();
         while (csv.Read())
         {
-            if (serverProcess.Length > 0 && !string.Equals(csv.Text("process"), serverProcess, StringComparison.Ordinal))
+            if (serverProcess.Length > 0 && !string.Equals(csv.Text(BundleColumns.StackTimeline.Process), serverProcess, StringComparison.Ordinal))
             {
                 continue;
             }
 
-            var second = (long)csv.Number("second");
-            var target = csv.Text("kernel") is "1" or "true" ? timeline.Kernel : timeline.User;
-            target[second] = target.GetValueOrDefault(second) + csv.Number("weight");
+            var second = (long)csv.Number(BundleColumns.StackTimeline.Second);
+            var target = csv.Text(BundleColumns.StackTimeline.Kernel) is "1" or "true" ? timeline.Kernel : timeline.User;
+            target[second] = target.GetValueOrDefault(second) + csv.Number(BundleColumns.StackTimeline.Weight);
         }
 
         return timeline;
@@ -276,7 +276,7 @@ public static class BundleReader
 
     private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, CancellationToken cancellationToken)
     {
-        using var csv = CsvFile.Open(bundle, relative, "utc", "event", "memory_clerk_name", "pages");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.XePageEvents.Utc, BundleColumns.XePageEvents.Event, BundleColumns.XePageEvents.MemoryClerkName, BundleColumns.XePageEvents.Pages);
         if (csv is null)
         {
             return null;
@@ -291,12 +291,12 @@ public static class BundleReader
                 cancellationToken.ThrowIfCancellationRequested();
             }
 
-            var utc = csv.Utc("utc");
+            var utc = csv.Utc(BundleColumns.XePageEvents.Utc);
             origin ??= utc;
-            var key = ((long)Math.Floor((utc - origin.Value).TotalSeconds), string.Intern(csv.Text("memory_clerk_name")));
-            var pages = csv.Number("pages");
+            var key = ((long)Math.Floor((utc - origin.Value).TotalSeconds), string.Intern(csv.Text(BundleColumns.XePageEvents.MemoryClerkName)));
+            var pages = csv.Number(BundleColumns.XePageEvents.Pages);
             var current = stats.PerSecond.GetValueOrDefault(key);
-            var ev = csv.Text("event");
+            var ev = csv.Text(BundleColumns.XePageEvents.Event);
             stats.Events++;
             if (ev.Contains("free", StringComparison.OrdinalIgnoreCase))
             {

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Analysis.Input;
 
 namespace SqlWaitProbe.Analysis.Ledger;
@@ -36,7 +37,7 @@ public static class Growth
     /// <summary>One row per phase: throughput against the ideal of perfect scaling from the baseline.</summary>
     public static IReadOnlyList<ScalabilityRow> Scalability(IReadOnlyList<PhaseData> phases, IReadOnlyList<PhaseLedger> ledgers)
     {
-        var baseline = ledgers.FirstOrDefault(l => l.Phase == "baseline") ?? ledgers.OrderBy(l => l.Threads).FirstOrDefault();
+        var baseline = ledgers.FirstOrDefault(l => l.Phase == PhaseNames.Baseline) ?? ledgers.OrderBy(l => l.Threads).FirstOrDefault();
         var rows = new List<ScalabilityRow>();
         for (var i = 0; i < ledgers.Count; i++)
         {

@@ -105,8 +105,7 @@ public static class AnalyzeCommand
             foreach (var (ext, text) in new[] { (".stacktags", StackTagsFile.ToStackTags(set)), (".grouppats.txt", StackTagsFile.ToPerfViewGroupPats(set)) })
             {
                 var path = Path.Combine(folder, set.Name + ext);
-                File.WriteAllText(path + ".tmp", text);
-                File.Move(path + ".tmp", path, overwrite: true);
+                Core.Files.AtomicFile.WriteAllText(path, text);
                 yield return path;
             }
         }

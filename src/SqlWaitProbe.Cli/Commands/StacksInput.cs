@@ -96,7 +96,7 @@ internal sealed class StacksInput : IDisposable
                 var profile = new StackProfile();
                 using (var reader = Text())
                 {
-                    StacksFoldedProfileReader.Read(reader, Name, profile);
+                    FoldedStackFormat.ReadInto(reader, Name, profile, firstFrameIsProcess: true);
                 }
 
                 return new SpeedscopeImport(profile, "none");

@@ -31,23 +31,7 @@ internal static class StacksOutput
             throw new BadInputException("the output folder does not exist", path);
         }
 
-        var temp = Path.Combine(folder, "." + Path.GetFileName(full) + "." + Guid.NewGuid().ToString("N")[..8] + ".tmp");
-        try
-        {
-            await using (var stream = new FileStream(temp, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16))
-            {
-                await write(stream);
-            }
-
-            File.Move(temp, full, overwrite: true);
-        }
-        finally
-        {
-            if (File.Exists(temp))
-            {
-                File.Delete(temp);
-            }
-        }
+        await Core.Files.AtomicFile.WriteAsync(full, (stream, _) => write(stream), CancellationToken.None);
     }
 
     /// <summary>Writes text through <see cref="WriteAsync(string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>

@@ -1,6 +1,9 @@
 namespace SqlWaitProbe.Core.Bundle;
 
-/// <summary>Well-known file names inside a bundle (docs/bundle-format.md). Paths use forward slashes.</summary>
+/// <summary>
+/// Every file of the bundle contract (docs/bundle-format.md), for writers and readers alike; paths use forward
+/// slashes. Column names are in <see cref="BundleColumns"/>, phase names in <see cref="PhaseNames"/>.
+/// </summary>
 public static class BundlePaths
 {
     /// <summary>The manifest at the bundle root.</summary>
@@ -59,6 +62,18 @@ public static class BundlePaths
 
     /// <summary>Extended-event outputs under this folder.</summary>
     public static string Xe(string phase) => Phase(phase) + "/xe";
+
+    /// <summary>The raw ETW trace of a phase, zipped (Windows captures).</summary>
+    public static string EtwTrace(string phase) => Phase(phase) + "/cpu/trace.etl.zip";
+
+    /// <summary>PDH counters of a phase in PDH-CSV 4.0 layout (Windows captures).</summary>
+    public static string PdhCsv(string phase) => Phase(phase) + "/pdh.csv";
+
+    /// <summary>Spinlock deltas (SQL Server).</summary>
+    public static string SpinlockStats(string phase) => Dmv(phase) + "/spinlock_stats.csv";
+
+    /// <summary>Page allocations and frees from the <c>--xe pages</c> stream (SQL Server).</summary>
+    public static string XePageEvents(string phase) => Xe(phase) + "/page_events.csv";
 
     /// <summary>Observer-effect measurement: <c>{ "instrumentedPerSecond", "uninstrumentedPerSecond", "ratio" }</c>.</summary>
     public static string Overhead(string phase) => Phase(phase) + "/overhead.json";

@@ -4,7 +4,7 @@ namespace SqlWaitProbe.Core.Capture;
 public sealed record CapturePlan
 {
     /// <summary>The name of the one phase of an attach-mode capture (and its manifest workload name).</summary>
-    public const string AttachPhaseName = "attach";
+    public const string AttachPhaseName = Bundle.PhaseNames.Attach;
 
     /// <summary>Phases in run order.</summary>
     public required IReadOnlyList<PhasePlan> Phases { get; init; }
@@ -24,12 +24,12 @@ public sealed record CapturePlan
         var phases = new List<PhasePlan>();
         if (baseline)
         {
-            phases.Add(new PhasePlan("baseline", 1));
+            phases.Add(new PhasePlan(Bundle.PhaseNames.Baseline, 1));
         }
 
         if (threads.Count == 1)
         {
-            phases.Add(new PhasePlan("load", threads[0]));
+            phases.Add(new PhasePlan(Bundle.PhaseNames.Load, threads[0]));
         }
         else
         {

@@ -5,6 +5,8 @@ namespace SqlWaitProbe.Core.Capture;
 /// <summary>What collectors know about the phase they are collecting for.</summary>
 public sealed class PhaseContext
 {
+    private readonly ConcurrentDictionary<int, WorkloadSessionInfo> _observed = new();
+
     /// <summary>Creates the context for one phase.</summary>
     public PhaseContext(string name, int threads, string bundleRoot, IReadOnlyList<WorkloadSessionInfo> sessions)
     {
@@ -37,6 +39,21 @@ public sealed class PhaseContext
 
     /// <summary>Per-session CPU accounting keyed by driver session number; the runner writes it to <c>sessions.csv</c>.</summary>
     public ConcurrentDictionary<int, SessionCpuTime> SessionCpu { get; } = new();
+
+    /// <summary>
+    /// Records a session a collector observed on the server (attach mode, where the probe opened none) with its CPU
+    /// accounting; the runner lists it in <c>sessions.csv</c> after <see cref="Sessions"/>.
+    /// </summary>
+    public void ObserveSession(WorkloadSessionInfo session, SessionCpuTime cpu)
+    {
+        ArgumentNullException.ThrowIfNull(session);
+        _observed[session.Session] = session;
+        SessionCpu[session.Session] = cpu;
+    }
+
+    /// <summary>The phase's own sessions, then the observed ones by number: the rows of <c>sessions.csv</c>.</summary>
+    public IReadOnlyList<WorkloadSessionInfo> AllSessions() =>
+        [.. Sessions, .. _observed.Values.Where(o => Sessions.All(s => s.Session != o.Session)).OrderBy(o => o.Session)];
 
     /// <summary>Absolute path of a bundle-relative file, creating its folder.</summary>
     public string PathFor(string relative)

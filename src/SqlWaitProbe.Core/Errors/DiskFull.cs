@@ -20,16 +20,4 @@ public static class DiskFull
 
         return false;
     }
-
-    /// <summary>Deletes a half-written temporary file (ignoring errors), so a failed write gives its space back.</summary>
-    public static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-        }
-    }
 }

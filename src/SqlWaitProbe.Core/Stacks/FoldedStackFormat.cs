@@ -81,45 +81,72 @@ public static class FoldedStackFormat
     }
 
     /// <summary>
-    /// Reads a folded file into <paramref name="profile"/>. The first element of each line is taken as the
-    /// process name when <paramref name="firstFrameIsProcess"/> is set (the bundle's form), else the
-    /// process is <c>all</c>.
+    /// Reads a folded file into <paramref name="profile"/>: the one folded-stack parser of the probe (bundles,
+    /// <c>probe stacks</c> input, tests). The first element of each line is taken as the process name when
+    /// <paramref name="firstFrameIsProcess"/> is set (the bundle's form), else the process is <c>all</c>. Each
+    /// distinct frame text is parsed once: large folded files repeat the same frames millions of times.
     /// </summary>
     public static long ReadInto(TextReader reader, string file, StackProfile profile, bool firstFrameIsProcess)
     {
+        ArgumentNullException.ThrowIfNull(reader);
+        ArgumentNullException.ThrowIfNull(profile);
+        var frames = new Dictionary<string, int>(StringComparer.Ordinal);
+        var frameLookup = frames.GetAlternateLookup<ReadOnlySpan<char>>();
+        var processes = new Dictionary<string, string>(StringComparer.Ordinal);
+        var processLookup = processes.GetAlternateLookup<ReadOnlySpan<char>>();
         long lineNumber = 0, lines = 0;
-        var frames = new List<int>(64);
-        while (reader.ReadLine() is { } line)
+        while (reader.ReadLine() is { } text)
         {
             lineNumber++;
-            if (line.Length == 0 || line[0] == '#')
+            var line = text.AsSpan().TrimEnd();
+            if (line.IsEmpty || line[0] == '#')
             {
                 continue;
             }
 
-            if (line.Contains('\0'))
+            if (line.IndexOfAnyInRange('\0', '\b') >= 0)
             {
                 throw new BadInputException("this is binary data, not folded stacks", file, lineNumber);
             }
 
-            var (stackText, weight) = SplitLine(line, file, lineNumber);
-            frames.Clear();
-            var process = "all";
-            var first = true;
-            foreach (var part in stackText.Split(';'))
+            var space = line.LastIndexOf(' ');
+            if (space <= 0 || !long.TryParse(line[(space + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var weight))
             {
-                if (first && firstFrameIsProcess)
+                // Fractional counts and errors: rounded, or worded with file and line.
+                weight = SplitLine(line.ToString(), file, lineNumber).Weight;
+            }
+
+            var stackText = line[..space];
+            var stack = StackTable.Empty;
+            var process = "all";
+            var first = firstFrameIsProcess;
+            foreach (var range in stackText.Split(';'))
+            {
+                var part = stackText[range];
+                if (first)
                 {
-                    process = part;
                     first = false;
+                    if (!processLookup.TryGetValue(part, out var name))
+                    {
+                        name = part.ToString();
+                        processes.Add(name, name);
+                    }
+
+                    process = name;
                     continue;
                 }
 
-                first = false;
-                frames.Add(profile.Frames.Intern(ParseFrame(part)));
+                if (!frameLookup.TryGetValue(part, out var id))
+                {
+                    var key = part.ToString();
+                    id = profile.Frames.Intern(ParseFrame(key));
+                    frames.Add(key, id);
+                }
+
+                stack = profile.Stacks.Push(stack, id);
             }
 
-            profile.Add(process, profile.Stacks.Intern(System.Runtime.InteropServices.CollectionsMarshal.AsSpan(frames)), weight);
+            profile.Add(process, stack, weight);
             lines++;
         }
 

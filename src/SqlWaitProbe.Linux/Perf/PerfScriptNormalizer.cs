@@ -36,7 +36,7 @@ public static class PerfScriptNormalizer
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Stacks(phase)), writer => FoldedStackFormat.Write(profile, writer));
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackTimeline(phase)), writer =>
         {
-            writer.Write("second,process,module,kernel,weight\n");
+            writer.Write(BundleColumns.Header(BundleColumns.StackTimeline.All) + "\n");
             foreach (var ((second, process, module, kernel), weight) in timeline
                          .OrderBy(e => e.Key.Second).ThenBy(e => e.Key.Process, StringComparer.Ordinal).ThenByDescending(e => e.Value).ThenBy(e => e.Key.Module, StringComparer.Ordinal))
             {
@@ -52,20 +52,6 @@ public static class PerfScriptNormalizer
     private static void WriteAtomically(string path, Action<TextWriter> write)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        var temp = path + ".tmp";
-        try
-        {
-            using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false)))
-            {
-                write(writer);
-            }
-
-            File.Move(temp, path, overwrite: true);
-        }
-        catch
-        {
-            File.Delete(temp);
-            throw;
-        }
+        Core.Files.AtomicFile.WriteText(path, write);
     }
 }

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 
 namespace SqlWaitProbe.Linux.PerfRecord;
 
@@ -30,7 +29,7 @@ public static class PerfAvailability
             return $"perf is not installed. Install it with: {InstallCommand}";
         }
 
-        if (GetEuid() != 0 && ReadParanoid() is { } level && level > 0)
+        if (Core.Os.Libc.EffectiveUserId() != 0 && ReadParanoid() is { } level && level > 0)
         {
             return $"perf may not sample all CPUs: kernel.perf_event_paranoid is {level}. Run as root, or allow it with: sudo sysctl kernel.perf_event_paranoid=0";
         }
@@ -49,7 +48,4 @@ public static class PerfAvailability
             return null;
         }
     }
-
-    [DllImport("libc", EntryPoint = "geteuid")]
-    private static extern uint GetEuid();
 }

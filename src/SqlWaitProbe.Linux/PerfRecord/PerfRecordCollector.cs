@@ -153,31 +153,29 @@ public sealed partial class PerfRecordCollector : ICollector
         using var script = Process.Start(info) ?? throw new InvalidOperationException("perf script did not start");
         script.StandardInput.Close();
         var errors = script.StandardError.ReadToEndAsync(CancellationToken.None);
-        var temp = scriptPath + ".tmp";
-        try
+        await Core.Files.AtomicFile.ProduceAsync(scriptPath, async temp =>
         {
-            await using (var file = File.Create(temp))
-            await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+            try
             {
-                await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+                await using (var file = File.Create(temp))
+                await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+                {
+                    await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+                }
+
+                await script.WaitForExitAsync(cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                script.Kill();
+                throw new InvalidOperationException("perf script did not finish in time; the phase has no stacks");
             }
 
-            await script.WaitForExitAsync(cancellationToken);
-        }
-        catch (OperationCanceledException)
-        {
-            script.Kill();
-            TryDelete(temp);
-            throw new InvalidOperationException("perf script did not finish in time; the phase has no stacks");
-        }
-
-        if (script.ExitCode != 0)
-        {
-            TryDelete(temp);
-            throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
-        }
-
-        File.Move(temp, scriptPath, overwrite: true);
+            if (script.ExitCode != 0)
+            {
+                throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
+            }
+        });
     }
 
     private static async Task CopyToFileAsync(StreamReader reader, string path)

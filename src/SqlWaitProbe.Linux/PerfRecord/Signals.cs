@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace SqlWaitProbe.Linux.PerfRecord;
 
 /// <summary>POSIX signals to child processes.</summary>
@@ -12,7 +10,7 @@ public static class Signals
     public const int Kill = 9;
 
     /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; false when the process is gone.</summary>
-    public static bool Send(int pid, int signal) => pid > 0 && KillNative(pid, signal) == 0;
+    public static bool Send(int pid, int signal) => Core.Os.Libc.Signal(pid, signal);
 
     /// <summary>True when <paramref name="pid"/> exists and its command line contains <paramref name="needle"/>.</summary>
     public static bool IsRunning(int pid, string needle)
@@ -26,7 +24,4 @@ public static class Signals
             return false;
         }
     }
-
-    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static extern int KillNative(int pid, int signal);
 }

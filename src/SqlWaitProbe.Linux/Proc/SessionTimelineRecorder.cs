@@ -89,10 +89,9 @@ internal sealed class SessionTimelineRecorder
     private void Write(PhaseContext phase)
     {
         var path = phase.PathFor(BundlePaths.SessionTimeline(phase.Name));
-        var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false), 1 << 16))
+        Core.Files.AtomicFile.WriteText(path, writer =>
         {
-            writer.Write("ms,session,cpu_ms,run_queue_ms\n");
+            writer.Write(BundleColumns.Header(BundleColumns.SessionTimeline.All) + "\n");
             lock (_readings)
             {
                 foreach (var (utc, session, cpuNs, runQueueNs) in _readings)
@@ -106,8 +105,6 @@ internal sealed class SessionTimelineRecorder
                     writer.Write('\n');
                 }
             }
-        }
-
-        File.Move(temp, path, overwrite: true);
+        });
     }
 }

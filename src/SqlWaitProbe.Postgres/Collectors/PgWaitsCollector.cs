@@ -197,16 +197,14 @@ public sealed class PgWaitsCollector : ICollector
     private void Write(PhaseContext phase)
     {
         var path = phase.PathFor(BundlePaths.Waits(phase.Name));
-        using (var writer = new StreamWriter(path + ".tmp"))
+        Core.Files.AtomicFile.WriteText(path, writer =>
         {
-            writer.Write("scope,wait_type,category,wait_ms,signal_ms,waiting_tasks\n");
+            writer.Write(BundleColumns.Header(BundleColumns.Waits.All) + "\n");
             foreach (var (type, ms) in _tally.TotalMs.OrderByDescending(kv => kv.Value))
             {
                 writer.Write(Csv.Line("session", type, type.Split(':')[0], Csv.Number(ms), null, null) + "\n");
             }
-        }
-
-        File.Move(path + ".tmp", path, overwrite: true);
+        });
         WriteSamples(phase);
         foreach (var (second, map) in _tally.PerSecond)
         {
@@ -221,15 +219,13 @@ public sealed class PgWaitsCollector : ICollector
     {
         // Every sample with its time and session, so analysis counts only the waits inside each session's executions.
         var path = phase.PathFor(BundlePaths.WaitSamples(phase.Name));
-        using (var writer = new StreamWriter(path + ".tmp"))
+        Core.Files.AtomicFile.WriteText(path, writer =>
         {
-            writer.Write("ms,session,wait_type,wait_ms\n");
+            writer.Write(BundleColumns.Header(BundleColumns.WaitSamples.All) + "\n");
             foreach (var (utc, session, type, ms) in _samples)
             {
                 writer.Write(Csv.Line(Csv.Number((utc - phase.StartUtc).TotalMilliseconds), session?.ToString(System.Globalization.CultureInfo.InvariantCulture), type, Csv.Number(ms)) + "\n");
             }
-        }
-
-        File.Move(path + ".tmp", path, overwrite: true);
+        });
     }
 }

@@ -34,8 +34,7 @@ public sealed record EmbeddedMarker
     public void Write(string folder)
     {
         var path = Path.Combine(folder, FileName);
-        File.WriteAllText(path + ".tmp", JsonSerializer.Serialize(this, ProbeJson.Options));
-        File.Move(path + ".tmp", path, overwrite: true);
+        Core.Files.AtomicFile.WriteAllText(path, JsonSerializer.Serialize(this, ProbeJson.Options));
     }
 
     /// <summary>Reads the marker of <paramref name="folder"/>, or null when absent or unreadable.</summary>

@@ -6,7 +6,7 @@ namespace SqlWaitProbe.Postgres.Embedded;
 internal static class UnixUser
 {
     /// <summary>True when the probe runs as root (PostgreSQL refuses to run as root).</summary>
-    public static bool IsRoot => OperatingSystem.IsLinux() && GetEuid() == 0;
+    public static bool IsRoot => Core.Os.Libc.IsRoot;
 
     /// <summary>Uid and gid of a user from /etc/passwd, or null.</summary>
     public static (int Uid, int Gid)? Lookup(string user)
@@ -36,14 +36,8 @@ internal static class UnixUser
     public static bool IsAlive(int pid) => pid > 0 && Directory.Exists($"/proc/{pid}");
 
     /// <summary>Sends a signal; returns false when the process is gone.</summary>
-    public static bool Signal(int pid, int signal) => Kill(pid, signal) == 0;
-
-    [DllImport("libc", EntryPoint = "geteuid")]
-    private static extern uint GetEuid();
+    public static bool Signal(int pid, int signal) => Core.Os.Libc.Signal(pid, signal);
 
     [DllImport("libc", EntryPoint = "chown", SetLastError = true)]
     private static extern int Chown([MarshalAs(UnmanagedType.LPUTF8Str)] string path, uint owner, uint group);
-
-    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static extern int Kill(int pid, int signal);
 }

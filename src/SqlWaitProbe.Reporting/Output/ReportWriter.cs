@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Reporting.Charts;
 
@@ -56,7 +57,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
             }
         }
 
-        var baseline = analysis.Phases.FirstOrDefault(p => p.Name == "baseline");
+        var baseline = analysis.Phases.FirstOrDefault(p => p.Name == PhaseNames.Baseline);
         var load = analysis.Load is { } l ? analysis.PhaseOf(l) : null;
         if (baseline?.Stacks is not null && load?.Stacks is not null && !ReferenceEquals(baseline, load))
         {
@@ -118,9 +119,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
     {
         var path = Path.Combine(folder, relative);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        var temp = path + ".tmp";
-        File.WriteAllBytes(temp, bytes);
-        File.Move(temp, path, overwrite: true);
+        Core.Files.AtomicFile.WriteAllBytes(path, bytes);
         _files.Add(path);
     }
 
@@ -128,9 +127,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
     {
         var path = Path.Combine(folder, relative);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        var temp = path + ".tmp";
-        File.WriteAllText(temp, text);
-        File.Move(temp, path, overwrite: true);
+        Core.Files.AtomicFile.WriteAllText(path, text);
         _files.Add(path);
     }
 }

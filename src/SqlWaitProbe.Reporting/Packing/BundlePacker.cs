@@ -41,10 +41,7 @@ public static class BundlePacker
 
             var full = Path.GetFullPath(zipPath);
             Directory.CreateDirectory(Path.GetDirectoryName(full)!);
-            var temp = full + ".tmp";
-            File.Delete(temp);
-            ZipFile.CreateFromDirectory(source, temp, CompressionLevel.Optimal, includeBaseDirectory: false);
-            File.Move(temp, full, overwrite: true);
+            Core.Files.AtomicFile.Produce(full, temp => ZipFile.CreateFromDirectory(source, temp, CompressionLevel.Optimal, includeBaseDirectory: false));
             return notes;
         }
         finally

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace SqlWaitProbe.SqlServer.Dmv;
 
@@ -13,16 +12,13 @@ public static class BundleCsv
     public static void Write(string path, string header, IEnumerable<string> lines)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false)) { NewLine = "\n" })
+        Core.Files.AtomicFile.WriteText(path, writer =>
         {
             writer.WriteLine(header);
             foreach (var line in lines)
             {
                 writer.WriteLine(line);
             }
-        }
-
-        File.Move(temp, path, overwrite: true);
+        });
     }
 }

@@ -77,7 +77,7 @@ public static class DmvBundleWriter
             lines.AddRange(byType.Select(w => Csv.Line(scope, w.Type, WaitCategories.Of(w.Type), Csv.Number(w.Wait), Csv.Number(w.Signal), Csv.Number(w.Tasks))));
         }
 
-        BundleCsv.Write(phase.PathFor(BundlePaths.Waits(phase.Name)), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", lines);
+        BundleCsv.Write(phase.PathFor(BundlePaths.Waits(phase.Name)), BundleColumns.Header(BundleColumns.Waits.All), lines);
     }
 
     private static void WriteSessions(PhaseContext phase, DmvPhaseData data, bool sessionScope)
@@ -103,9 +103,12 @@ public static class DmvBundleWriter
             return;
         }
 
-        // Attach mode: no driver sessions; each observed session is listed by its session id.
-        BundleCsv.Write(phase.PathFor(BundlePaths.Sessions(phase.Name)), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms",
-            deltas.Select(d => Csv.Line(d.Key, "", d.Key, Csv.Number(d.Deltas[0]), "")));
+        // Attach mode: no driver sessions; each observed session is listed by its session id (the runner writes sessions.csv).
+        foreach (var d in deltas)
+        {
+            var id = int.Parse(d.Key, CultureInfo.InvariantCulture);
+            phase.ObserveSession(new WorkloadSessionInfo(id, null, id), new SessionCpuTime(d.Deltas[0], null));
+        }
     }
 
     private static void WriteSeries(PhaseContext phase, DmvPhaseData data, bool sessionScope)

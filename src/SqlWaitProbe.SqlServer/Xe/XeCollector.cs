@@ -165,7 +165,7 @@ public sealed class XeCollector : ICollector
         }
 
         events.Sort((a, b) => a.Utc.CompareTo(b.Utc));
-        BundleCsv.Write(phase.PathFor($"{folder}/page_events.csv"), "utc,event,session_id,memory_clerk_name,pages",
+        BundleCsv.Write(phase.PathFor(BundlePaths.XePageEvents(phase.Name)), BundleColumns.Header(BundleColumns.XePageEvents.All),
             events.Select(e => Csv.Line(BundleCsv.Utc(e.Utc), e.Event, e.SessionId is { } s ? Csv.Number(s) : "", e.MemoryClerkName, Csv.Number(e.Pages))));
         foreach (var g in events.GroupBy(e => (Second: new DateTime(e.Utc.Ticks - e.Utc.Ticks % TimeSpan.TicksPerSecond, DateTimeKind.Utc), e.Event)))
         {

@@ -137,7 +137,7 @@ public sealed class EtwCpuCollector : ICollector
             _progress.Report($"the ETW trace was kept unmerged ({e.Message}); symbols resolve on this machine only");
         }
 
-        ZipTrace(etl, phase.PathFor(WindowsBundlePaths.EtwTrace(phase.Name)));
+        ZipTrace(etl, phase.PathFor(BundlePaths.EtwTrace(phase.Name)));
 
         _progress.Report("converting the ETW trace");
         using var log = TraceLog.OpenOrConvert(etl, new TraceLogOptions { ConversionLog = TextWriter.Null, ContinueOnError = true });
@@ -200,13 +200,11 @@ public sealed class EtwCpuCollector : ICollector
 
     private static void ZipTrace(string etl, string zipPath)
     {
-        var temp = zipPath + ".tmp";
-        using (var zip = ZipFile.Open(temp, ZipArchiveMode.Create))
+        Core.Files.AtomicFile.Produce(zipPath, temp =>
         {
+            using var zip = ZipFile.Open(temp, ZipArchiveMode.Create);
             zip.CreateEntryFromFile(etl, "trace.etl", CompressionLevel.Fastest);
-        }
-
-        File.Move(temp, zipPath, overwrite: true);
+        });
     }
 
     private static void DeleteQuietly(string? path)

@@ -27,7 +27,7 @@ public static class EtwStackFiles
     /// <summary>Writes timeline rows as <c>second,process,module,kernel,weight</c>.</summary>
     public static void WriteTimeline(IEnumerable<EtwTimelineRow> rows, TextWriter writer)
     {
-        writer.Write("second,process,module,kernel,weight\n");
+        writer.Write(BundleColumns.Header(BundleColumns.StackTimeline.All) + "\n");
         foreach (var row in rows)
         {
             writer.Write(Csv.Line(
@@ -44,13 +44,7 @@ public static class EtwStackFiles
     public static void WriteAtomically(string path, Action<TextWriter> write)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp, append: false, Utf8))
-        {
-            write(writer);
-        }
-
-        File.Move(temp, path, overwrite: true);
+        Core.Files.AtomicFile.WriteText(path, write);
     }
 
     private static string PathFor(string bundleRoot, string relative) =>

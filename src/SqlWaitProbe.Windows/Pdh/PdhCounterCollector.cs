@@ -1,5 +1,4 @@
 using System.Runtime.Versioning;
-using System.Text;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 
@@ -7,7 +6,8 @@ namespace SqlWaitProbe.Windows.Pdh;
 
 /// <summary>
 /// Reads OS and server-process counters through PDH every second during a phase and writes them as
-/// <c>pdh.csv</c> (PDH-CSV 4.0, opens in perfmon and relog) and as rows of <c>series.csv</c>.
+/// <c>pdh.csv</c> (PDH-CSV 4.0, opens in perfmon and relog) and as rows of <c>series.csv</c>, both through
+/// <see cref="PdhPhaseOutput"/>.
 /// </summary>
 [SupportedOSPlatform("windows")]
 public sealed class PdhCounterCollector : ICollector
@@ -92,15 +92,7 @@ public sealed class PdhCounterCollector : ICollector
         }
 
         var table = new PdhTable(Environment.MachineName, counters, rows);
-        var pdhPath = phase.PathFor(WindowsBundlePaths.PdhCsv(phase.Name));
-        var temp = pdhPath + ".tmp";
-        using (var writer = new StreamWriter(temp, append: false, new UTF8Encoding(false)))
-        {
-            PdhCsvWriter.Write(table, writer);
-        }
-
-        File.Move(temp, pdhPath, overwrite: true);
-        SeriesCsv.Append(phase.PathFor(BundlePaths.Series(phase.Name)), PdhSeriesMapper.Map(table, _serverProcess, Environment.ProcessorCount));
+        PdhPhaseOutput.Write(phase, table, _serverProcess, Environment.ProcessorCount);
 
         if (rows.Length == 0)
         {

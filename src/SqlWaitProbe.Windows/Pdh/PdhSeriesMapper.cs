@@ -1,3 +1,5 @@
+using SqlWaitProbe.Core.Capture;
+
 namespace SqlWaitProbe.Windows.Pdh;
 
 /// <summary>Turns PDH counter samples into the bundle's per-second series.</summary>

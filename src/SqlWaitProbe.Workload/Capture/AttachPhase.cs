@@ -9,7 +9,8 @@ namespace SqlWaitProbe.Workload.Capture;
 /// <summary>
 /// The attach window, engine-neutral: starts the collectors, waits for the duration (or cancellation), stops the
 /// collectors on their own budget, writes the phase's files and records the phase in the manifest. No workload
-/// runs, so there is no <c>executions.csv</c>; <c>sessions.csv</c> is written when the engine matched sessions.
+/// runs, so there is no <c>executions.csv</c>; <c>sessions.csv</c> is written when the engine matched sessions or a
+/// collector observed some.
 /// </summary>
 public static class AttachPhase
 {
@@ -52,7 +53,7 @@ public static class AttachPhase
         phase.EndUtc = DateTime.UtcNow;
         progress.Report("attach window over: stopping collectors");
         await CollectorLifecycle.StopAsync(started, phase, outcomes, interrupted ? CaptureRunner.InterruptedStopBudget : CaptureRunner.StopBudget, redact);
-        if (phase.Sessions.Count > 0)
+        if (phase.AllSessions().Count > 0)
         {
             PhaseFiles.WriteSessions(phase);
         }

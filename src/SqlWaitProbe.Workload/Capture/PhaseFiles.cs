@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
-using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Workload.Driver;
 
@@ -23,7 +23,7 @@ public static class PhaseFiles
         long count = 0, errors = 0;
         WriteAtomically(phase.PathFor(BundlePaths.Executions(phase.Name)), writer =>
         {
-            writer.Write("session,start_ms,end_ms,rows,error\n");
+            writer.Write(BundleColumns.Header(BundleColumns.Executions.All) + "\n");
             for (var s = 0; s < buffers.Count; s++)
             {
                 var session = (s + 1).ToString(CultureInfo.InvariantCulture);
@@ -57,8 +57,8 @@ public static class PhaseFiles
     {
         WriteAtomically(phase.PathFor(BundlePaths.Sessions(phase.Name)), writer =>
         {
-            writer.Write("session,backend_pid,db_session_id,cpu_ms,run_queue_ms\n");
-            foreach (var s in phase.Sessions)
+            writer.Write(BundleColumns.Header(BundleColumns.Sessions.All) + "\n");
+            foreach (var s in phase.AllSessions())
             {
                 phase.SessionCpu.TryGetValue(s.Session, out var cpu);
                 writer.Write(Csv.Line(
@@ -98,7 +98,7 @@ public static class PhaseFiles
 
         WriteAtomically(phase.PathFor(BundlePaths.Series(phase.Name)), writer =>
         {
-            writer.Write("utc,series,value\n");
+            writer.Write(BundleColumns.Header(BundleColumns.Series.All) + "\n");
             foreach (var p in phase.Series.Snapshot())
             {
                 writer.Write(Csv.Line(Utc(p.Utc), p.Series, Csv.Number(p.Value)));
@@ -114,26 +114,8 @@ public static class PhaseFiles
     /// <summary>An ISO-8601 UTC time with milliseconds and a <c>Z</c>.</summary>
     public static string Utc(DateTime utc) => utc.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
 
-    /// <summary>Writes a file through a temporary name so a half-written file never looks complete.</summary>
-    public static void WriteAtomically(string path, Action<TextWriter> write)
-    {
-        var temp = path + ".tmp";
-        try
-        {
-            using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false), 1 << 16))
-            {
-                write(writer);
-            }
-
-            File.Move(temp, path, overwrite: true);
-        }
-        catch (IOException)
-        {
-            // A full disk: give the space back so the manifest can still be written.
-            DiskFull.TryDelete(temp);
-            throw;
-        }
-    }
+    /// <summary>Writes a file through <see cref="AtomicFile"/>, so a half-written file never looks complete.</summary>
+    public static void WriteAtomically(string path, Action<TextWriter> write) => AtomicFile.WriteText(path, write);
 
     private static string Ms(long ticks) => (ticks * 1000.0 / Stopwatch.Frequency).ToString("0.000", CultureInfo.InvariantCulture);
 }

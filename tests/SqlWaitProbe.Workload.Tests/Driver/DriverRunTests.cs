@@ -1,3 +1,4 @@
+using SqlWaitProbe.TestSupport;
 using System.Diagnostics;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Workload.Driver;

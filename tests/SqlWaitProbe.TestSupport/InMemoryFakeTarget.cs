@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using SqlWaitProbe.Core.Capture;
 
-namespace SqlWaitProbe.Workload.Tests.Fakes;
+namespace SqlWaitProbe.TestSupport;
 
 /// <summary>A fake in-memory workload target (no database): each execution waits <c>delay</c> and returns one row.</summary>
 public sealed class InMemoryFakeTarget(TimeSpan delay, int failEvery = 0, SessionIo io = SessionIo.BlockingThread) : IWorkloadTarget

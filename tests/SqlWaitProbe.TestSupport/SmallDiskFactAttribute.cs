@@ -1,6 +1,7 @@
 using System.Diagnostics;
+using Xunit;
 
-namespace SqlWaitProbe.Cli.Tests;
+namespace SqlWaitProbe.TestSupport;
 
 /// <summary>A fact that needs a small file system of its own (a tmpfs mounted by the test); skipped, with the reason, where mounting is not allowed.</summary>
 public sealed class SmallDiskFactAttribute : FactAttribute

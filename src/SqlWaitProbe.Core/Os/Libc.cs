@@ -1,0 +1,22 @@
+using System.Runtime.InteropServices;
+
+namespace SqlWaitProbe.Core.Os;
+
+/// <summary>The POSIX calls the probe makes (Linux), declared once.</summary>
+public static class Libc
+{
+    /// <summary>The effective user id of this process.</summary>
+    public static uint EffectiveUserId() => GetEuid();
+
+    /// <summary>True when the probe runs as root on Linux.</summary>
+    public static bool IsRoot => OperatingSystem.IsLinux() && GetEuid() == 0;
+
+    /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; false when the process is gone or not ours (and for pid 0 or below, which would signal a group).</summary>
+    public static bool Signal(int pid, int signal) => pid > 0 && Kill(pid, signal) == 0;
+
+    [DllImport("libc", EntryPoint = "geteuid")]
+    private static extern uint GetEuid();
+
+    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static extern int Kill(int pid, int signal);
+}
