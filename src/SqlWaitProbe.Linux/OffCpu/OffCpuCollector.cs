@@ -121,7 +121,7 @@ public sealed class OffCpuCollector : ICollector
             }
 
             var raw = phase.PathFor(BundlePaths.OffCpuScript(phase.Name));
-            await PerfScriptRunner.WriteGzipAsync(["script", "--show-switch-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso", "-i", _dataPath], raw, cancellationToken);
+            await PerfScriptRunner.WriteGzipAsync(["script", "--show-switch-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso", "-i", _dataPath], raw, "off-CPU stacks", cancellationToken);
             var parser = new SchedSwitchParser(_sessionOfPid.Keys.ToHashSet());
             List<OffCpuInterval> intervals;
             using (var reader = new StreamReader(new GZipStream(File.OpenRead(raw), CompressionMode.Decompress)))
@@ -169,16 +169,7 @@ public sealed class OffCpuCollector : ICollector
 
     private static string Ms(double ms) => ms.ToString("0.###", CultureInfo.InvariantCulture);
 
-    private static void WriteAtomically(string path, Action<TextWriter> write)
-    {
-        var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp, false, new UTF8Encoding(false), 1 << 16))
-        {
-            write(writer);
-        }
-
-        File.Move(temp, path, overwrite: true);
-    }
+    private static void WriteAtomically(string path, Action<TextWriter> write) => Core.Files.AtomicFile.WriteText(path, write);
 
     private static string LastLine(string text) => text.Split('\n').LastOrDefault(l => l.Trim().Length > 0)?.Trim() ?? "";
 

@@ -6,7 +6,12 @@ namespace SqlWaitProbe.Linux.OffCpu;
 /// <summary>Runs <c>perf script</c> with given arguments and writes its output gzip-compressed through a temporary file.</summary>
 internal static class PerfScriptRunner
 {
-    public static async Task WriteGzipAsync(IReadOnlyList<string> arguments, string path, CancellationToken cancellationToken)
+    /// <summary>
+    /// Runs <c>perf script</c> with <paramref name="arguments"/> and writes its output gzip-compressed to
+    /// <paramref name="path"/> (atomically); <paramref name="what"/> names what the phase lacks when it fails
+    /// (<c>stacks</c>, <c>off-CPU stacks</c>).
+    /// </summary>
+    public static async Task WriteGzipAsync(IReadOnlyList<string> arguments, string path, string what, CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
         foreach (var a in arguments)
@@ -17,30 +22,28 @@ internal static class PerfScriptRunner
         using var script = Process.Start(info) ?? throw new InvalidOperationException("perf script did not start");
         script.StandardInput.Close();
         var errors = script.StandardError.ReadToEndAsync(CancellationToken.None);
-        var temp = path + ".tmp";
-        try
+        await Core.Files.AtomicFile.ProduceAsync(path, async temp =>
         {
-            await using (var file = File.Create(temp))
-            await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+            try
             {
-                await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+                await using (var file = File.Create(temp))
+                await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+                {
+                    await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
+                }
+
+                await script.WaitForExitAsync(cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                script.Kill();
+                throw new InvalidOperationException($"perf script did not finish in time; the phase has no {what}");
             }
 
-            await script.WaitForExitAsync(cancellationToken);
-        }
-        catch (OperationCanceledException)
-        {
-            script.Kill();
-            File.Delete(temp);
-            throw new InvalidOperationException("perf script did not finish in time; the phase has no off-CPU stacks");
-        }
-
-        if (script.ExitCode != 0)
-        {
-            File.Delete(temp);
-            throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
-        }
-
-        File.Move(temp, path, overwrite: true);
+            if (script.ExitCode != 0)
+            {
+                throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
+            }
+        });
     }
 }

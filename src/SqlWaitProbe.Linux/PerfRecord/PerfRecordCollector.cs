@@ -142,41 +142,8 @@ public sealed partial class PerfRecordCollector : ICollector
         }
     }
 
-    private static async Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken)
-    {
-        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
-        foreach (var a in new[] { "script", "-i", dataPath })
-        {
-            info.ArgumentList.Add(a);
-        }
-
-        using var script = Process.Start(info) ?? throw new InvalidOperationException("perf script did not start");
-        script.StandardInput.Close();
-        var errors = script.StandardError.ReadToEndAsync(CancellationToken.None);
-        await Core.Files.AtomicFile.ProduceAsync(scriptPath, async temp =>
-        {
-            try
-            {
-                await using (var file = File.Create(temp))
-                await using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
-                {
-                    await script.StandardOutput.BaseStream.CopyToAsync(gzip, cancellationToken);
-                }
-
-                await script.WaitForExitAsync(cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
-                script.Kill();
-                throw new InvalidOperationException("perf script did not finish in time; the phase has no stacks");
-            }
-
-            if (script.ExitCode != 0)
-            {
-                throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
-            }
-        });
-    }
+    private static Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken) =>
+        OffCpu.PerfScriptRunner.WriteGzipAsync(["script", "-i", dataPath], scriptPath, "stacks", cancellationToken);
 
     private static async Task CopyToFileAsync(StreamReader reader, string path)
     {
