@@ -71,8 +71,10 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
         var outcome = await collector.StopAsync(phase, CancellationToken.None);
         Assert.Equal(CollectorStatus.Ok, outcome.Status);
         var cpu = phase.SessionCpu[1];
-        Assert.InRange(cpu.CpuMs, 300, 1700);
+        Assert.InRange(cpu.CpuMs, 1, 1700);
         Assert.NotNull(cpu.RunQueueMs);
+        // A busy backend is on a CPU or waiting for one; on a loaded machine the second part grows.
+        Assert.InRange(cpu.CpuMs + cpu.RunQueueMs!.Value, 300, 2200);
         Assert.Contains(phase.Series.Snapshot(), p => p.Series == "server.cpu.user_pct" && p.Value > 5);
     }
 

@@ -42,9 +42,10 @@ public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)
         var intervals = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(Path.Combine(root, BundlePaths.OffCpuIntervals("load"))))).ToArray();
         var sleeping = intervals.Where(r => r["state"] == "S").Select(r => (Ms: Csv.ParseDouble(r["end_ms"]) - Csv.ParseDouble(r["start_ms"]), Stack: stacks[r["stack_id"]])).ToArray();
         Assert.All(intervals, r => Assert.Equal("1", r["session"]));
-        // perf may still be enabling its events during the first execution: at least three are seen whole.
-        Assert.InRange(sleeping.Count(s => s.Ms >= 180), 3, 4);
-        Assert.InRange(sleeping.Sum(s => s.Ms), 3 * 180, 4 * 400);
+        // perf may still be enabling its events during the first executions (longer on a loaded machine): at least
+        // two are seen whole.
+        Assert.InRange(sleeping.Count(s => s.Ms >= 180), 2, 4);
+        Assert.InRange(sleeping.Sum(s => s.Ms), 2 * 180, 4 * 400);
         var top = sleeping.GroupBy(s => s.Stack).OrderByDescending(g => g.Sum(s => s.Ms)).First();
         Assert.StartsWith("postgres;", top.Key, StringComparison.Ordinal);
         Assert.Contains("[kernel.kallsyms]!schedule_[k]", top.Key, StringComparison.Ordinal);
