@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what probe needs on Debian/Ubuntu when it is missing: the PostgreSQL server and contrib (embedded
 # server, pgcrypto), pg_wait_sampling, perf, and what the report renders with. As root it runs apt-get; otherwise
-# it prints the exact command. Quick and silent when everything is present.
+# it prints the exact command. Quick and silent when everything is present. golang-go is for the tests only: its
+# `go tool pprof` reads back the pprof files probe writes.
 set -euo pipefail
 
 pg_major() {
@@ -19,7 +20,7 @@ have_pkg() { local s; s=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
 can_install() { local p; p=$(apt-cache policy "$1" 2>/dev/null || true); [[ "$p" =~ Candidate:\ [0-9] ]]; }
 
 major=$(pg_major)
-for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium fonts-dejavu-core; do
+for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium fonts-dejavu-core golang-go; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 

@@ -55,6 +55,7 @@ public static class Program
         root.Subcommands.Add(AnalyzeCommand.Create());
         root.Subcommands.Add(StacksCommand.Create());
         root.Subcommands.Add(WorkloadsCommand.Create());
+        root.Subcommands.Add(XeCommand.Create());
         root.Subcommands.Add(PackCommand.Create());
         root.Subcommands.Add(CheckCommand.Create());
         root.Subcommands.Add(CleanupCommand.Create());

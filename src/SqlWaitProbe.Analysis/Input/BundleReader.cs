@@ -42,7 +42,7 @@ public static class BundleReader
             WaitSamples = ReadWaitSamples(bundle, BundlePaths.WaitSamples(name)),
             OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
-            Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken),
+            Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
@@ -230,6 +230,18 @@ public static class BundleReader
         var profile = new StackProfile();
         FoldedStackFormat.ReadInto(reader, relative, profile, firstFrameIsProcess: true);
         return profile;
+    }
+
+    // Another profiler's export as the CPU source: its profiles are the processes, its weights the samples.
+    private static StackProfile? ReadSpeedscopeStacks(CaptureBundle bundle, string relative)
+    {
+        if (!bundle.Has(relative))
+        {
+            return null;
+        }
+
+        using var stream = File.OpenRead(bundle.PathOf(relative));
+        return SpeedscopeReader.Read(stream, relative).Profile;
     }
 
     private static CpuTimeline? ReadTimeline(CaptureBundle bundle, string relative, string serverProcess)

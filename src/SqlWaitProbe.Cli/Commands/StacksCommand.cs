@@ -8,11 +8,13 @@ public static class StacksCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var command = new Command("stacks", "Work with CPU stacks: fold perf script output, draw flame graphs, diff two profiles, export to speedscope, show module shares and callers/callees.");
+        var command = new Command("stacks", "Work with CPU stacks from perf script, folded or speedscope files: fold, draw flame graphs, diff two profiles, convert to speedscope, pprof or Chrome trace, show module shares and callers/callees.");
         command.Subcommands.Add(StacksFoldCommand.Create());
         command.Subcommands.Add(StacksFlameGraphCommand.Create());
         command.Subcommands.Add(StacksDiffCommand.Create());
         command.Subcommands.Add(StacksSpeedscopeCommand.Create());
+        command.Subcommands.Add(StacksPprofCommand.Create());
+        command.Subcommands.Add(StacksChromeTraceCommand.Create());
         command.Subcommands.Add(StacksModulesCommand.Create());
         command.Subcommands.Add(StacksFocusCommand.Create());
         return command;

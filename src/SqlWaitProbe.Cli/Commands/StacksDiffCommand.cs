@@ -14,8 +14,8 @@ public static class StacksDiffCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var before = new Argument<string>("before") { Description = "The first profile (perf script or folded), e.g. the 1-session baseline" };
-        var after = new Argument<string>("after") { Description = "The second profile, e.g. the N-session phase" };
+        var before = StacksArguments.Input("before", "The first profile, e.g. the 1-session baseline: " + StacksArguments.InputDescription);
+        var after = StacksArguments.Input("after", "The second profile, e.g. the N-session phase, in any of the same formats");
         var output = new Option<string?>("--output", "-o") { Description = "The SVG (or, with --folded, text) file to write; --folded writes to stdout without it" };
         var aExec = new Option<double?>("--a-executions") { Description = "Executions during the first profile (compare per execution)" };
         var bExec = new Option<double?>("--b-executions") { Description = "Executions during the second profile" };

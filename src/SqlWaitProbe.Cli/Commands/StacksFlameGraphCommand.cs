@@ -11,7 +11,7 @@ public static class StacksFlameGraphCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = "The SVG file to write", Required = true };
         var title = new Option<string?>("--title") { Description = "Title (default: the input's file name)" };
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };

@@ -13,7 +13,7 @@ public static class StacksFocusCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var input = StacksArguments.Input();
         var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };
         var command = new Command("focus", "Show who calls the matching frames and what they call, with inclusive and exclusive weights.");
         command.Arguments.Add(input);

@@ -11,7 +11,7 @@ public static class StacksFoldCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var input = StacksArguments.Input();
         var output = new Option<string?>("--output", "-o") { Description = "Output file (default: stdout)" };
         var pid = new Option<bool>("--pid") { Description = "Root frame comm-PID" };
         var tid = new Option<bool>("--tid") { Description = "Root frame comm-PID/TID" };

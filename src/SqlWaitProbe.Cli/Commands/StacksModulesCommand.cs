@@ -14,7 +14,7 @@ public static class StacksModulesCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var input = StacksArguments.Input();
         var process = new Option<string?>("--process") { Description = "Only this process (as perf names it, e.g. postgres)" };
         var format = new Option<string>("--format") { Description = "table, csv or json", DefaultValueFactory = _ => "table" };
         format.AcceptOnlyFromAmong("table", "csv", "json");

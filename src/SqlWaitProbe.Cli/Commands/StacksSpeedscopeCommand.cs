@@ -10,7 +10,7 @@ public static class StacksSpeedscopeCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var input = new Argument<string>("input") { Description = "perf script output (plain or .gz) or a folded file" };
+        var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = "The JSON file to write (open it at speedscope.app)", Required = true };
         var command = new Command("speedscope", "Convert stacks to speedscope's JSON format.");
         command.Arguments.Add(input);

@@ -51,6 +51,12 @@ public static class BundlePaths
     /// <summary>Every stretch a session's server process spent off the CPU: <c>start_ms,end_ms,session,state,stack_id</c>.</summary>
     public static string OffCpuIntervals(string phase) => Phase(phase) + "/offcpu/intervals.csv";
 
+    /// <summary>
+    /// A phase's stacks as a speedscope file (for example a PerfView export brought in from Windows), read when
+    /// <see cref="Stacks"/> is absent.
+    /// </summary>
+    public static string SpeedscopeStacks(string phase) => Phase(phase) + "/cpu/stacks.speedscope.json";
+
     /// <summary>Leaf-module weight per second: <c>second,process,module,kernel,weight</c>.</summary>
     public static string StackTimeline(string phase) => Phase(phase) + "/cpu/timeline.csv";
 

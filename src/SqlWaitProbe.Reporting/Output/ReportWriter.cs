@@ -13,6 +13,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
     public IReadOnlyList<string> WriteAll()
     {
         WriteFlameGraphs();
+        WriteSpeedscope();
         var charts = WriteCharts();
         cancellationToken.ThrowIfCancellationRequested();
         progress.Report("writing findings.json");
@@ -90,6 +91,19 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
             var svg = renderer.Render(profile, $"{l.Phase}: off-CPU, µs blocked inside the executions ({l.OffCpu.Source}) — widths are time, not samples");
             FlameGraphs["offcpu-" + l.Phase] = svg;
             Write($"flamegraph-offcpu-{l.Phase}.svg", svg);
+        }
+    }
+
+    // Each phase's stacks, every process, for speedscope.app and any tool that reads its format.
+    private void WriteSpeedscope()
+    {
+        foreach (var phase in analysis.Phases.Where(p => p.Stacks is not null))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            progress.Report($"writing {phase.Name}.speedscope.json");
+            using var json = new MemoryStream();
+            Speedscope.SpeedscopeWriter.Write(phase.Stacks!, $"{analysis.Manifest.Workload} {phase.Name}", json);
+            Write($"{phase.Name}.speedscope.json", json.ToArray());
         }
     }
 

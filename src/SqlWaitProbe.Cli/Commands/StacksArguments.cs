@@ -1,0 +1,13 @@
+using System.CommandLine;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary>The input argument every <c>probe stacks</c> verb takes, described once.</summary>
+internal static class StacksArguments
+{
+    /// <summary>What every stack verb reads, said the same way in each command's help.</summary>
+    public const string InputDescription = "perf script output (plain or .gz), folded stacks or a speedscope JSON file; - reads standard input";
+
+    /// <summary>A new <c>input</c> argument.</summary>
+    public static Argument<string> Input(string name = "input", string? description = null) => new(name) { Description = description ?? InputDescription };
+}
