@@ -54,6 +54,37 @@ public sealed class CliConventionsTests
         Assert.All(expected.Split(','), e => Assert.Contains(e, labels));
     }
 
+    [Theory]
+    [InlineData("check", "--server", "The server to check")]
+    [InlineData("check", "--dry-run", "queries check would send")]
+    [InlineData("cleanup", "--server", "leftover extended-event sessions")]
+    [InlineData("capture", "--server", "embedded server")]
+    [InlineData("capture", "--dry-run", "every statement the capture would send")]
+    public async Task Each_option_is_described_for_its_own_command(string command, string option, string said)
+    {
+        var (exit, stdout, _) = await InProcessProbe.RunAsync(command, "--help");
+        Assert.Equal(0, exit);
+        var line = stdout.Split('\n').Single(l => Regex.IsMatch(l, "^\\s+(-\\w, )?" + Regex.Escape(option) + "\\b"));
+        Assert.Contains(said, line);
+        if (command is "check" or "cleanup")
+        {
+            Assert.DoesNotContain("starts an embedded server", line);
+            Assert.DoesNotContain("capture", line);
+        }
+    }
+
+    [Fact]
+    public async Task Focus_writes_json_with_weights_in_samples()
+    {
+        var input = SqlWaitProbe.TestSupport.TestData.Path("perf-script/flamegraph__perf-java-faults-01.txt");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("stacks", "focus", input, "--focus", "_int_malloc", "--format", "json");
+        Assert.True(exit == 0, stderr);
+        using var json = System.Text.Json.JsonDocument.Parse(stdout);
+        Assert.Equal("samples", json.RootElement.GetProperty("unit").GetString());
+        Assert.True(json.RootElement.GetProperty("inclusiveWeight").GetInt64() > 0);
+        Assert.True(json.RootElement.GetProperty("callers").GetArrayLength() > 0);
+    }
+
     [Fact]
     public async Task The_suggest_directive_answers_dotnet_suggest()
     {

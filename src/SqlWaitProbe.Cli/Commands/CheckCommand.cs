@@ -10,14 +10,23 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe check</c>: connects and reports the server version and the permissions a capture needs.</summary>
 public static class CheckCommand
 {
+    // The connection options of check, described for what check does with them.
+    private static readonly Option<string> Engine = new("--engine", "-e") { Description = "Engine of the server to check: postgres or sqlserver.", DefaultValueFactory = _ => "postgres" };
+    private static readonly Option<string?> Server = new("--server", "-S") { Description = "The server to check (required): a connection string, or (sqlserver) a server name. check connects only to a running server." };
+    private static readonly Option<string?> User = new("--user", "-U") { Description = "SQL login whose permissions are checked (sqlserver); without it, integrated authentication." };
+    private static readonly Option<string?> PasswordEnv = new("--password-env") { Description = "Name of the environment variable that holds that login's password (never pass a password on the command line)." };
+    private static readonly Option<bool> Encrypt = new("--encrypt") { Description = "Require an encrypted connection to the checked server (sqlserver)." };
+    private static readonly Option<bool> TrustServerCertificate = new("--trust-server-certificate") { Description = "Trust the checked server's certificate without validation (sqlserver; test servers only)." };
+    private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Print the queries check would send (version, permissions, extensions) without connecting." };
+
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
         var command = new Command("check", "Connect to a server and report its version and whether the probe's permissions (VIEW SERVER STATE, ALTER ANY EVENT SESSION, …) or extensions are there.");
         foreach (var option in new Option[]
                  {
-                     CaptureOptions.Engine, CaptureOptions.Server, CaptureOptions.User, CaptureOptions.PasswordEnv, CaptureOptions.Encrypt,
-                     CaptureOptions.TrustServerCertificate, CaptureOptions.DryRun,
+                     Engine, Server, User, PasswordEnv, Encrypt,
+                     TrustServerCertificate, DryRun,
                  })
         {
             command.Options.Add(option);
@@ -26,24 +35,24 @@ public static class CheckCommand
         command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
         {
             SqlClientCulture.UseInvariant();
-            var engine = parse.GetValue(CaptureOptions.Engine)?.ToLowerInvariant();
-            var server = parse.GetValue(CaptureOptions.Server) ?? throw new BadInputException("probe check needs --server");
-            var dryRun = parse.GetValue(CaptureOptions.DryRun);
-            var passwordEnv = parse.GetValue(CaptureOptions.PasswordEnv);
+            var engine = parse.GetValue(Engine)?.ToLowerInvariant();
+            var server = parse.GetValue(Server) ?? throw new BadInputException("probe check needs --server");
+            var dryRun = parse.GetValue(DryRun);
+            var passwordEnv = parse.GetValue(PasswordEnv);
             var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
                 ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
             switch (engine)
             {
                 case "sqlserver":
                 {
-                    var user = parse.GetValue(CaptureOptions.User);
+                    var user = parse.GetValue(User);
                     var settings = new SqlServerConnectionSettings
                     {
                         Server = server,
                         User = user,
                         Password = password ?? (user is null || dryRun ? null : PromptOrFail(user)),
-                        Encrypt = parse.GetValue(CaptureOptions.Encrypt),
-                        TrustServerCertificate = parse.GetValue(CaptureOptions.TrustServerCertificate),
+                        Encrypt = parse.GetValue(Encrypt),
+                        TrustServerCertificate = parse.GetValue(TrustServerCertificate),
                         RunId = "check" + Guid.NewGuid().ToString("N")[..6],
                     };
                     if (dryRun)

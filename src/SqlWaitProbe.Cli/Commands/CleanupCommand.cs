@@ -15,6 +15,17 @@ public static class CleanupCommand
 {
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Only list what would be removed." };
 
+    // The connection options of cleanup serve one purpose: dropping the probe's leftover XE sessions on a SQL Server.
+    private static readonly Option<string?> Server = new("--server", "-S")
+    {
+        Description = "Also drop the probe's leftover extended-event sessions on this SQL Server (connection string or server name); without it, only this machine's leftovers go.",
+    };
+
+    private static readonly Option<string?> User = new("--user", "-U") { Description = "SQL login that drops the leftover XE sessions (with --server); without it, integrated authentication." };
+    private static readonly Option<string?> PasswordEnv = new("--password-env") { Description = "Name of the environment variable that holds that login's password." };
+    private static readonly Option<bool> Encrypt = new("--encrypt") { Description = "Require an encrypted connection to the --server whose XE sessions are dropped." };
+    private static readonly Option<bool> TrustServerCertificate = new("--trust-server-certificate") { Description = "Trust that server's certificate without validation (test servers only)." };
+
     /// <summary>Every cleaner <c>probe cleanup</c> runs; other engines and platforms add theirs here.</summary>
     public static IReadOnlyList<ILeftoverCleaner> Cleaners() =>
         OperatingSystem.IsLinux() ? [new EmbeddedPostgresCleaner(), new PerfLeftoverCleaner()] : [];
@@ -25,7 +36,7 @@ public static class CleanupCommand
         var command = new Command("cleanup", "Find and remove leftovers of killed captures: embedded PostgreSQL servers and folders, perf record children, "
             + "ETW sessions (Windows) and, with --server, the probe's extended-event sessions on a SQL Server.");
         command.Options.Add(DryRun);
-        foreach (var option in new Option[] { CaptureOptions.Server, CaptureOptions.User, CaptureOptions.PasswordEnv, CaptureOptions.Encrypt, CaptureOptions.TrustServerCertificate })
+        foreach (var option in new Option[] { Server, User, PasswordEnv, Encrypt, TrustServerCertificate })
         {
             command.Options.Add(option);
         }
@@ -87,23 +98,23 @@ public static class CleanupCommand
 
     private static async Task<XeLeftoverCleaner?> OpenXeCleanerAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        if (parse.GetValue(CaptureOptions.Server) is not { } server)
+        if (parse.GetValue(Server) is not { } server)
         {
             return null;
         }
 
         SqlClientCulture.UseInvariant();
-        var passwordEnv = parse.GetValue(CaptureOptions.PasswordEnv);
+        var passwordEnv = parse.GetValue(PasswordEnv);
         var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
             ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
         return await XeLeftoverCleaner.OpenAsync(
             new SqlServerConnectionSettings
             {
                 Server = server,
-                User = parse.GetValue(CaptureOptions.User),
+                User = parse.GetValue(User),
                 Password = password,
-                Encrypt = parse.GetValue(CaptureOptions.Encrypt),
-                TrustServerCertificate = parse.GetValue(CaptureOptions.TrustServerCertificate),
+                Encrypt = parse.GetValue(Encrypt),
+                TrustServerCertificate = parse.GetValue(TrustServerCertificate),
                 RunId = "cleanup",
             },
             cancellationToken);

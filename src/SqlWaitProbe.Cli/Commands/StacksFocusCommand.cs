@@ -1,9 +1,11 @@
 using System.CommandLine;
 using System.Globalization;
+using System.Text.Json;
 using Spectre.Console;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -15,9 +17,12 @@ public static class StacksFocusCommand
     {
         var input = StacksArguments.Input();
         var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };
+        var format = new Option<string>("--format") { Description = "table, or json (the focus, callers and callees with weights in samples)", DefaultValueFactory = _ => "table" };
+        format.AcceptOnlyFromAmong("table", "json");
         var command = new Command("focus", "Show who calls the matching frames and what they call, with inclusive and exclusive weights.");
         command.Arguments.Add(input);
         command.Options.Add(focus);
+        command.Options.Add(format);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
         {
             var pattern = parse.GetValue(focus)!;
@@ -31,6 +36,23 @@ public static class StacksFocusCommand
             if (view.MatchedFrames.Count == 0)
             {
                 throw new BadInputException($"no frame matches '{pattern}'");
+            }
+
+            if (parse.GetValue(format) == "json")
+            {
+                var json = new
+                {
+                    Focus = pattern,
+                    Unit = "samples",
+                    MatchedFrames = view.MatchedFrames.Count,
+                    view.TotalWeight,
+                    view.InclusiveWeight,
+                    view.ExclusiveWeight,
+                    Callers = view.Callers.Select(e => new { e.Name, e.InclusiveWeight, e.Share }),
+                    Callees = view.Callees.Select(e => new { e.Name, e.InclusiveWeight, e.ExclusiveWeight, e.Share }),
+                };
+                Console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
+                return Task.FromResult(0);
             }
 
             var console = StacksConsole.Create();

@@ -25,6 +25,12 @@ internal static class Completions
             if (ByOption.TryGetValue(option.Name, out var values) && option.CompletionSources.Count <= 1)
             {
                 option.CompletionSources.Add(_ => values());
+
+                // Help lists short value sets in the option's label; a dozen workload names would crowd it out.
+                if (option.Name == "--workload")
+                {
+                    option.HelpName ??= "name";
+                }
             }
             else if (option.Name == "--format" && option.GetCompletions(System.CommandLine.Completions.CompletionContext.Empty).All(c => c.Label is "True" or "False" || string.IsNullOrEmpty(c.Label)))
             {
@@ -37,6 +43,7 @@ internal static class Completions
             foreach (var argument in command.Arguments)
             {
                 argument.CompletionSources.Add(_ => WorkloadsCommand.Names());
+                argument.HelpName ??= "name";
             }
         }
 
