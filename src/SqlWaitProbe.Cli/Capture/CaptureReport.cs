@@ -1,6 +1,8 @@
 using System.Globalization;
 using SqlWaitProbe.Capture;
+using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Capture;
 
@@ -28,6 +30,54 @@ public static class CaptureReport
         output.WriteLine(outcome.ReportFolder is null
             ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
             : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
+    }
+
+    /// <summary>
+    /// Writes the summary as one JSON object for scripts: bundle, status, per-phase counts, rates (per second) and
+    /// latencies (ms), the report folder and the first findings.
+    /// </summary>
+    public static void WriteJson(CaptureOutcome outcome, TextWriter output)
+    {
+        var summary = new
+        {
+            Bundle = outcome.BundleRoot,
+            outcome.Status,
+            outcome.Reason,
+            Phases = outcome.Phases.Select(p => new
+            {
+                p.Name,
+                Sessions = p.Threads,
+                p.Executions,
+                p.Errors,
+                p.Seconds,
+                ExecutionsPerSecond = p.PerSecond,
+                LatencyMs = new { p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max },
+                Overhead = new { p.Overhead.Ratio, Low = p.Overhead.RatioLow, High = p.Overhead.RatioHigh, p.Overhead.Method },
+            }),
+            Report = outcome.ReportFolder is null ? null : Path.Combine(outcome.ReportFolder, "report.html"),
+            outcome.Findings,
+        };
+        output.Write(JsonSerializer.Serialize(summary, ProbeJson.Options) + "\n");
+    }
+
+    /// <summary>Prints the summary in the chosen <c>--format</c>: text (with the first findings when asked) or json.</summary>
+    public static void Write(CaptureOutcome outcome, string format, TextWriter output, int findings = 0)
+    {
+        if (format == "json")
+        {
+            WriteJson(outcome, output);
+            return;
+        }
+
+        Print(outcome, output);
+        if (findings > 0 && outcome.Findings.Count > 0)
+        {
+            output.WriteLine("first findings:");
+            foreach (var finding in outcome.Findings.Take(findings))
+            {
+                output.WriteLine("  - " + finding);
+            }
+        }
     }
 
     /// <summary>The exit code of a finished capture: 0 complete, 130 interrupted.</summary>

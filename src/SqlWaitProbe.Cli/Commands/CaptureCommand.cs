@@ -43,7 +43,7 @@ public static class CaptureCommand
 
             var outcome = await ProgressReporter.RunAsync($"capture {request.WorkloadName} into {request.Output}",
                 progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
-            CaptureReport.Print(outcome, Console.Out);
+            CaptureReport.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", Console.Out);
             return CaptureReport.ExitCode(outcome);
         }));
         return command;

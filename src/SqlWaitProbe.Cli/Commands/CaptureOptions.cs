@@ -222,12 +222,27 @@ public static class CaptureOptions
         Description = "Do not run the analysis into BUNDLE/report at the end.",
     };
 
+    /// <summary><c>--format</c>: how the summary at the end is printed.</summary>
+    public static readonly Option<string> Format = CreateFormat();
+
     /// <summary>All capture options, in help order.</summary>
     public static IEnumerable<Option> All =>
     [
         Engine, Server, Workload, SqlFile, Proc, Threads, Duration, Iterations, NoBaseline, Scale, SampleHz, Cpu, Output,
         DryRun, Attach, Database, User, PasswordEnv, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, Application,
         Login, SessionIds, ResetServerState, Yes, MaxDuration, MaxPerfMegabytes, MaxXeMegabytes, MinFreeDiskMegabytes,
-        Symbols, Offline, NoAnalyze,
+        Symbols, Offline, NoAnalyze, Format,
     ];
+
+    /// <summary>A <c>--format text|json</c> option for a command that ends with a capture summary.</summary>
+    public static Option<string> CreateFormat()
+    {
+        var format = new Option<string>("--format")
+        {
+            Description = "The summary at the end: text, or json (bundle, status, per-phase executions, rates per second, latencies in ms, report, findings) for scripts; progress stays on stderr.",
+            DefaultValueFactory = _ => "text",
+        };
+        format.AcceptOnlyFromAmong("text", "json");
+        return format;
+    }
 }

@@ -16,6 +16,7 @@ public static class DemoCommand
 {
     private static readonly Option<DirectoryInfo?> Output = new("--output", "-o") { Description = "Bundle folder (default: ./probe-runs/demo-<time>)." };
     private static readonly Option<string?> Cpu = new("--cpu") { Description = "CPU stack collector: perf or none (default: perf when available)." };
+    private static readonly Option<string> Format = CaptureOptions.CreateFormat();
 
     /// <summary>Builds the command.</summary>
     public static Command Create()
@@ -23,6 +24,7 @@ public static class DemoCommand
         var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 20 seconds, and show what the report finds.");
         command.Options.Add(Output);
         command.Options.Add(Cpu);
+        command.Options.Add(Format);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
         {
             if (PostgresBinaries.TryFind() is null)
@@ -64,15 +66,7 @@ public static class DemoCommand
             };
             var outcome = await ProgressReporter.RunAsync("demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
                 progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
-            CaptureReport.Print(outcome, Console.Out);
-            if (outcome.Findings.Count > 0)
-            {
-                Console.Out.WriteLine("first findings:");
-                foreach (var finding in outcome.Findings.Take(5))
-                {
-                    Console.Out.WriteLine("  - " + finding);
-                }
-            }
+            CaptureReport.Write(outcome, parse.GetValue(Format) ?? "text", Console.Out, findings: 5);
 
             return CaptureReport.ExitCode(outcome);
         }));

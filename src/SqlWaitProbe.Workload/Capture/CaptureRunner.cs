@@ -184,8 +184,11 @@ public sealed class CaptureRunner
     private static Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit) =>
         CollectorLifecycle.StopAsync(started, context, outcomes, limit, static m => m);
 
+    // Executions that ended before the measured window (the uninstrumented slice) are not in the phase summary;
+    // the progress line counts them apart so its figures add up to the summary's.
     private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowStart)
     {
+        long? before = null;
         var total = _plan.Duration is { } d ? d.TotalSeconds.ToString("0", CultureInfo.InvariantCulture) + " s" : $"{_plan.Iterations} iterations";
         return new Timer(_ =>
         {
@@ -202,7 +205,22 @@ public sealed class CaptureRunner
                 : overrun ? "waiting for the last executions to finish"
                 : windowStart() == 0 ? "uninstrumented slice" : "collecting";
             var shown = overrun ? _plan.Duration!.Value.TotalSeconds : elapsed.TotalSeconds;
-            _progress.Report($"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {completed} executions ({state})");
+            var start = windowStart();
+            if (start != 0 && before is null && Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(100))
+            {
+                // Counted once, when every execution that ended before the window has long been recorded.
+                before = run.Buffers.Sum(b => b.CountEndedBy(start));
+            }
+
+            var counts = start == 0
+                ? $"{completed} executions before collection started (not in the summary)"
+                : before switch
+                {
+                    null => $"{completed} executions (collection starting)",
+                    > 0 => $"{completed - before} executions since collection started (+{before} before it, not in the summary)",
+                    _ => $"{completed} executions",
+                };
+            _progress.Report(string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {counts} ({state})"));
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
 }

@@ -37,6 +37,32 @@ public sealed class ExecutionBuffer
         Volatile.Write(ref _count, _count + 1);
     }
 
+    /// <summary>
+    /// How many executions ended at or before <paramref name="timestamp"/> (a Stopwatch timestamp in the past). Safe
+    /// while the writer runs: executions are recorded in the order they end, so they are a prefix of what was written.
+    /// </summary>
+    public long CountEndedBy(long timestamp)
+    {
+        var count = Count;
+        long ended = 0;
+        for (var c = 0; ended < count; c++)
+        {
+            var chunk = _chunks[c];
+            var n = (int)Math.Min(count - ended, ChunkSize);
+            for (var i = 0; i < n; i++)
+            {
+                if (chunk[i].End > timestamp)
+                {
+                    return ended;
+                }
+
+                ended++;
+            }
+        }
+
+        return ended;
+    }
+
     /// <summary>Every execution in order; call only after the writer has stopped.</summary>
     public IEnumerable<ExecutionRecord> All()
     {

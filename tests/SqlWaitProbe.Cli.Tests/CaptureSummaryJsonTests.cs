@@ -1,0 +1,45 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+/// <summary>A scripted capture: the summary as JSON on stdout, progress on stderr, and the counts of both agreeing with the bundle.</summary>
+public sealed class CaptureSummaryJsonTests
+{
+    [Fact]
+    public async Task A_capture_summary_in_json_agrees_with_the_bundle_and_the_progress_lines()
+    {
+        var dir = Path.Combine(TestData.TempFolder(), "bundle");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(3),
+            "capture", "--engine", "postgres", "--workload", "noop", "--threads", "2", "--duration", "00:00:04", "--cpu", "none", "--no-analyze", "--format", "json", "-o", dir);
+        Assert.True(exit == 0, stderr);
+
+        using var json = JsonDocument.Parse(stdout);
+        var root = json.RootElement;
+        Assert.Equal(dir, root.GetProperty("bundle").GetString());
+        Assert.Equal("complete", root.GetProperty("status").GetString());
+        using var bundle = CaptureBundle.Open(dir);
+        var phases = root.GetProperty("phases").EnumerateArray().ToArray();
+        Assert.Equal(bundle.Manifest.Phases.Select(p => p.Name), phases.Select(p => p.GetProperty("name").GetString()));
+        foreach (var phase in phases)
+        {
+            var name = phase.GetProperty("name").GetString()!;
+            var executions = phase.GetProperty("executions").GetInt64();
+            Assert.Equal(bundle.Manifest.Phases.Single(p => p.Name == name).Executions, executions);
+            Assert.Equal(executions, File.ReadAllLines(bundle.PathOf(BundlePaths.Executions(name))).Length - 1);
+            Assert.True(phase.GetProperty("latencyMs").GetProperty("p50").GetDouble() > 0);
+
+            // The last progress line of the phase counts what the summary counts, apart from executions that ended
+            // after it was printed; those before collection started are named as left out.
+            var counts = Regex.Matches(stderr, $"phase {name}: .*?, (\\d+) executions since collection started")
+                .Select(m => long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture)).ToArray();
+            Assert.NotEmpty(counts);
+            Assert.InRange(counts[^1], 1, executions);
+        }
+
+        Assert.Contains("not in the summary", stderr);
+    }
+}
