@@ -6,22 +6,22 @@ namespace SqlWaitProbe.SqlServer.Tests;
 
 public sealed class XeSessionBuilderTests
 {
-    private static XeSessionBuilder Builder(int major = 16, SessionFilter? filter = null, int maxMb = 512) => new(new XeSessionOptions
+    private static XeSessionBuilder Builder(bool callstackRva = true, SessionFilter? filter = null, int maxMb = 512) => new(new XeSessionOptions
     {
         RunId = "ab12cd34ef",
         Filter = filter ?? new SessionFilter { SessionIds = [51, 52, 77] },
-        MajorVersion = major,
+        CallstackRva = callstackRva,
         MaxFileMegabytes = maxMb,
     });
 
     [Theory]
-    [InlineData(XeStream.Pages, 16)]
-    [InlineData(XeStream.Latches, 16)]
-    [InlineData(XeStream.Latches, 15)]
-    public void Every_statement_of_a_session_lifecycle_parses(XeStream stream, int major)
+    [InlineData(XeStream.Pages, true)]
+    [InlineData(XeStream.Latches, true)]
+    [InlineData(XeStream.Latches, false)]
+    public void Every_statement_of_a_session_lifecycle_parses(XeStream stream, bool callstackRva)
     {
-        var b = Builder(major);
-        foreach (var s in new[] { XeSessionBuilder.DiscoverFields(stream), b.DropIfExists(stream), b.Create(stream), b.Start(stream), b.ReadHistogram(stream),
+        var b = Builder(callstackRva);
+        foreach (var s in new[] { XeSessionBuilder.DiscoverCallstackActions(), XeSessionBuilder.DiscoverFields(stream), b.DropIfExists(stream), b.Create(stream), b.Start(stream), b.ReadHistogram(stream),
                      b.ReadSessionStats(stream), b.Stop(stream), b.ReadEventFiles(@"C:\Log\probe_ab12cd34ef_pages*.xel"), b.ReadEventFiles(null), b.Drop(stream) })
         {
             TSqlAssert.Parses(s.Text, s.Purpose);
@@ -45,10 +45,10 @@ public sealed class XeSessionBuilderTests
     }
 
     [Fact]
-    public void Latch_callstacks_use_callstack_rva_from_sql_server_2022_only()
+    public void Latch_callstacks_use_callstack_rva_only_when_the_server_lists_it()
     {
-        Assert.Contains("source = N'package0.callstack_rva', source_type = 1", Builder(16).Create(XeStream.Latches).Text);
-        var older = Builder(15).Create(XeStream.Latches).Text;
+        Assert.Contains("source = N'package0.callstack_rva', source_type = 1", Builder(true).Create(XeStream.Latches).Text);
+        var older = Builder(false).Create(XeStream.Latches).Text;
         Assert.Contains("source = N'package0.callstack', source_type = 1", older);
         Assert.DoesNotContain("callstack_rva", older);
         Assert.Contains("sqlserver.latch_acquired", older);

@@ -16,10 +16,11 @@ public static class DryRunRecorder
     /// <param name="phases">Phases as (name, sessions).</param>
     /// <param name="repeatNote">What repeats during a phase, e.g. "until 30 s have passed".</param>
     /// <param name="cancellationToken">Cancellation.</param>
+    /// <param name="assumedMajorVersion">The server version the statements are generated for (16 = SQL Server 2022).</param>
     public static async Task<IReadOnlyList<SqlStatement>> RecordAsync(SqlServerCaptureSettings capture, SqlServerConnectionSettings connection,
-        IReadOnlyList<(string Name, int Threads)> phases, string repeatNote, CancellationToken cancellationToken)
+        IReadOnlyList<(string Name, int Threads)> phases, string repeatNote, CancellationToken cancellationToken, int assumedMajorVersion = 16)
     {
-        var recorder = new RecordingSqlSink("control");
+        var recorder = new RecordingSqlSink("control") { AssumedMajorVersion = assumedMajorVersion };
         var factory = new SqlServerConnectionFactory(connection);
         recorder.Note($"connect to {factory.DataSource} as Application Name {connection.ApplicationName}"
             + (capture.Attach ? " (attach mode: master only, no database created)" : $"; workload connections use database {factory.WorkloadDatabase} with Pooling=false"));

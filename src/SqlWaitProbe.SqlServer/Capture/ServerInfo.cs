@@ -10,6 +10,25 @@ namespace SqlWaitProbe.SqlServer.Capture;
 /// <param name="Login">The login the probe connected as.</param>
 public sealed record ServerInfo(int MajorVersion, string ProductVersion, string VersionText, bool ViewServerState, bool AlterAnyEventSession, bool? ViewServerPerformanceState, string Login)
 {
-    /// <summary>What a dry run assumes: SQL Server 2022 with every permission.</summary>
-    public static ServerInfo DryRunAssumption { get; } = new(16, "16.0 (assumed)", "SQL Server 2022 (assumed by the dry run)", true, true, true, "(login)");
+    /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
+    public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
+
+    /// <summary>What a dry run assumes for a server of <paramref name="majorVersion"/>: every permission that version knows.</summary>
+    public static ServerInfo DryRunAssumptionFor(int majorVersion)
+    {
+        var major = majorVersion.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return new(majorVersion, major + ".0 (assumed)", ProductName(majorVersion) + " (assumed by the dry run)", true, true,
+            majorVersion >= SqlServerPreflight.PerformanceStateMajorVersion ? true : null, "(login)");
+    }
+
+    /// <summary>The product name of a major version, e.g. <c>SQL Server 2019</c> for 15.</summary>
+    public static string ProductName(int majorVersion) => majorVersion switch
+    {
+        13 => "SQL Server 2016",
+        14 => "SQL Server 2017",
+        15 => "SQL Server 2019",
+        16 => "SQL Server 2022",
+        17 => "SQL Server 2025",
+        _ => "SQL Server (major version " + majorVersion.ToString(System.Globalization.CultureInfo.InvariantCulture) + ")",
+    };
 }

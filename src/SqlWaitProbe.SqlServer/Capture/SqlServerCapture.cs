@@ -81,7 +81,7 @@ public sealed class SqlServerCapture : IAsyncDisposable
     /// <summary>Fresh database-side collectors for one phase (DMV snapshots, and the XE sessions when asked).</summary>
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
-        var server = Server ?? throw new InvalidOperationException("PrepareAsync first");
+        _ = Server ?? throw new InvalidOperationException("PrepareAsync first");
         var collectors = new List<ICollector>
         {
             new DmvCollector((label, ct) => _open(label, null, ct), FilterFor, _settings.SnapshotInterval, sessionScope: !_settings.Attach),
@@ -93,7 +93,6 @@ public sealed class SqlServerCapture : IAsyncDisposable
                 RunId = _settings.RunId,
                 Filter = FilterFor(p),
                 MaxFileMegabytes = _settings.MaxXeMegabytes,
-                MajorVersion = server.MajorVersion,
             }, _settings.XeStreams);
             lock (_xe)
             {

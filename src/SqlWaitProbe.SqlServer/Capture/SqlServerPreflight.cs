@@ -1,3 +1,4 @@
+using System.Globalization;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Dmv;
@@ -19,42 +20,65 @@ public static class SqlServerPreflight
                SUSER_SNAME() AS login_name;
         """);
 
-    /// <summary>The permission query (HAS_PERMS_BY_NAME returns NULL for a permission the server does not know).</summary>
-    public static SqlStatement PermissionQuery { get; } = new("permission check", """
-        SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
-               HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
-               HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state;
-        """);
+    /// <summary>SQL Server 2022: VIEW SERVER PERFORMANCE STATE appeared (and guards sys.dm_os_spinlock_stats and other performance DMVs).</summary>
+    public const int PerformanceStateMajorVersion = 16;
+
+    /// <summary>
+    /// The permission query for a server of <paramref name="majorVersion"/>: VIEW SERVER PERFORMANCE STATE is asked only
+    /// of SQL Server 2022 and later, the versions that know it; the version query runs first and decides.
+    /// </summary>
+    public static SqlStatement PermissionQuery(int majorVersion) => new("permission check", majorVersion >= PerformanceStateMajorVersion
+        ? """
+          SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state;
+          """
+        : """
+          SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session;
+          """);
 
     /// <summary>Every server permission the login holds (for <c>probe check</c>).</summary>
     public static SqlStatement MyPermissionsQuery { get; } = new("list server permissions", """
-        SELECT p.permission_name FROM fn_my_permissions(NULL, 'SERVER') AS p ORDER BY p.permission_name;
+        SELECT p.permission_name FROM sys.fn_my_permissions(NULL, 'SERVER') AS p ORDER BY p.permission_name;
         """);
 
-    /// <summary>Reads version and permissions; dry runs return <see cref="ServerInfo.DryRunAssumption"/>.</summary>
+    /// <summary>
+    /// Reads the version, then the permissions that version knows. A dry run assumes the version its recorder names
+    /// (<see cref="RecordingSqlSink.AssumedMajorVersion"/>) and every permission granted.
+    /// </summary>
     public static async Task<ServerInfo> ReadAsync(ISqlCommandSink sink, CancellationToken cancellationToken)
     {
         var version = await sink.QueryAsync(VersionQuery, cancellationToken);
-        var perms = await sink.QueryAsync(PermissionQuery, cancellationToken);
-        if (sink.IsDryRun || version.Rows.Count == 0 || perms.Rows.Count == 0)
+        if (sink.IsDryRun || version.Rows.Count == 0)
         {
+            var assumed = sink is RecordingSqlSink recording ? recording.AssumedMajorVersion : ServerInfo.DryRunAssumption.MajorVersion;
+            await sink.QueryAsync(PermissionQuery(assumed), cancellationToken);
             if (sink is RecordingSqlSink recorder)
             {
-                recorder.Note("the dry run assumes SQL Server 2022 (major version 16) with every permission granted");
+                recorder.Note($"the dry run assumes {ServerInfo.ProductName(assumed)} (major version {assumed.ToString(CultureInfo.InvariantCulture)}) with every permission granted; "
+                    + $"the permission query asks for VIEW SERVER PERFORMANCE STATE only when the version query answers {PerformanceStateMajorVersion.ToString(CultureInfo.InvariantCulture)} or later");
             }
 
-            return ServerInfo.DryRunAssumption;
+            return ServerInfo.DryRunAssumptionFor(assumed);
+        }
+
+        var major = (int)DmvSnapshot.Number(version.Get(0, "major_version"));
+        var perms = await sink.QueryAsync(PermissionQuery(major), cancellationToken);
+        if (perms.Rows.Count == 0)
+        {
+            return ServerInfo.DryRunAssumptionFor(major);
         }
 
         bool? Perm(string column) => perms.Get(0, column) is { } v ? DmvSnapshot.Number(v) == 1 : null;
         var text = DmvSnapshot.Text(version.Get(0, "version_text")).Split('\n')[0].Trim();
         return new ServerInfo(
-            (int)DmvSnapshot.Number(version.Get(0, "major_version")),
+            major,
             DmvSnapshot.Text(version.Get(0, "product_version")),
             text,
             Perm("view_server_state") == true,
             Perm("alter_any_event_session") == true,
-            (int)DmvSnapshot.Number(version.Get(0, "major_version")) >= 16 ? Perm("view_server_performance_state") == true : null,
+            major >= PerformanceStateMajorVersion ? Perm("view_server_performance_state") == true : null,
             DmvSnapshot.Text(version.Get(0, "login_name")));
     }
 

@@ -7,9 +7,12 @@ namespace SqlWaitProbe.SqlServer.Capture;
 /// <summary><c>probe check --engine sqlserver</c>: server version and the permissions the probe needs, with what each enables.</summary>
 public static class SqlServerServerCheck
 {
-    /// <summary>The statements the check sends, in order.</summary>
-    public static IReadOnlyList<SqlStatement> Statements { get; } =
-        [SqlServerPreflight.VersionQuery, SqlServerPreflight.PermissionQuery, SqlServerPreflight.MyPermissionsQuery];
+    /// <summary>The statements the check sends to a server of <paramref name="majorVersion"/>, in order (the version query's answer picks the permission query).</summary>
+    public static IReadOnlyList<SqlStatement> StatementsFor(int majorVersion) =>
+        [SqlServerPreflight.VersionQuery, SqlServerPreflight.PermissionQuery(majorVersion), SqlServerPreflight.MyPermissionsQuery];
+
+    /// <summary>The statements the check sends to SQL Server 2022 or later, in order.</summary>
+    public static IReadOnlyList<SqlStatement> Statements { get; } = StatementsFor(SqlServerPreflight.PerformanceStateMajorVersion);
 
     /// <summary>Writes what the check would send, connecting to nothing.</summary>
     public static void WriteDryRun(SqlServerConnectionSettings settings, TextWriter output)
@@ -19,6 +22,11 @@ public static class SqlServerServerCheck
         foreach (var statement in Statements)
         {
             output.WriteLine($"-- {statement.Purpose}");
+            if (statement.Purpose == "permission check")
+            {
+                output.WriteLine("-- (shown for SQL Server 2022 and later; before 2022 the version query's answer leaves out VIEW SERVER PERFORMANCE STATE, which those versions do not know)");
+            }
+
             output.WriteLine(statement.Text.TrimEnd());
             output.WriteLine("GO");
         }

@@ -15,6 +15,18 @@ public sealed class RecordingSqlSink : ISqlCommandSink
 
     private readonly RecordingSqlSink? _shared;
 
+    /// <summary>
+    /// The server major version the dry run assumes (16 = SQL Server 2022 unless asked otherwise): statements that depend
+    /// on the version are generated for it. Shared by every connection of one recording.
+    /// </summary>
+    public int AssumedMajorVersion
+    {
+        get => _shared?.AssumedMajorVersion ?? _assumedMajorVersion;
+        init => _assumedMajorVersion = value;
+    }
+
+    private readonly int _assumedMajorVersion = 16;
+
     /// <summary>The connection label shown before each statement.</summary>
     public string Connection { get; }
 

@@ -20,6 +20,7 @@ public sealed class XeCollector : ICollector
     private XeSessionBuilder? _builder;
     private readonly List<XeStream> _started = [];
     private string? _pagesField = "number_pages";
+    private bool? _callstackRva;
 
     /// <summary>Creates the collector for <paramref name="streams"/>.</summary>
     public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams)
@@ -36,10 +37,22 @@ public sealed class XeCollector : ICollector
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         _sink ??= await _open("xe", cancellationToken);
-        _builder = new XeSessionBuilder(_optionsFor(phase));
+        if (_streams.Contains(XeStream.Latches))
+        {
+            _callstackRva ??= await DiscoverCallstackRvaAsync(cancellationToken);
+        }
+
+        _builder = new XeSessionBuilder(_optionsFor(phase) with { CallstackRva = _callstackRva ?? true });
         foreach (var stream in _streams)
         {
             var fields = await _sink.QueryAsync(XeSessionBuilder.DiscoverFields(stream), cancellationToken);
+            if (_sink is RecordingSqlSink recorder)
+            {
+                recorder.Note(stream == XeStream.Pages
+                    ? "the answer decides the pages session: without a memory_clerk_name field the capture stops (run without --xe pages); the page count is read from number_pages, else from the first field whose name holds 'pages'"
+                    : "the answer lists the latch event's fields for the log; the session above is built from the call-stack answer");
+            }
+
             CheckFields(stream, fields);
             await _sink.ExecuteAsync(_builder.DropIfExists(stream), cancellationToken);
             await _sink.ExecuteAsync(_builder.Create(stream), cancellationToken);
@@ -171,6 +184,22 @@ public sealed class XeCollector : ICollector
         {
             phase.Series.Add(g.Key.Second, g.Key.Event == "page_freed" ? "xe.pages_freed_per_sec" : "xe.pages_allocated_per_sec", g.Sum(e => e.Pages));
         }
+    }
+
+    /// <summary>Asks the server whether it has <c>package0.callstack_rva</c>; a dry run notes what each answer changes.</summary>
+    private async Task<bool> DiscoverCallstackRvaAsync(CancellationToken cancellationToken)
+    {
+        var result = await _sink!.QueryAsync(XeSessionBuilder.DiscoverCallstackActions(), cancellationToken);
+        if (_sink is RecordingSqlSink recorder)
+        {
+            recorder.Note($"if the answer lists callstack_rva, the latch session collects {XeNames.CallstackRva} (module+offset, symbolisable); otherwise {XeNames.Callstack} (raw addresses). The statements below show callstack_rva");
+            return true;
+        }
+
+        var names = result.Rows.Select(r => DmvSnapshot.Text(r[result.IndexOf("name")])).ToHashSet(StringComparer.Ordinal);
+        var rva = names.Contains("callstack_rva");
+        Log.Information("XE call stacks: {Action} (the server {Has} package0.callstack_rva)", rva ? XeNames.CallstackRva : XeNames.Callstack, rva ? "has" : "lacks");
+        return rva;
     }
 
     private void CheckFields(XeStream stream, SqlResult fields)

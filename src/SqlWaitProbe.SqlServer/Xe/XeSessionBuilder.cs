@@ -83,8 +83,23 @@ public sealed class XeSessionBuilder
         return new SqlStatement($"create XE session {name}", sb.ToString());
     }
 
-    /// <summary>The call-stack action: <c>package0.callstack_rva</c> on SQL Server 2022+ (symbolisable), else raw <c>package0.callstack</c>.</summary>
-    public string CallstackAction => _options.MajorVersion >= 16 ? "package0.callstack_rva" : "package0.callstack";
+    /// <summary>
+    /// The call-stack action: <c>package0.callstack_rva</c> (module and offset, symbolisable) when the server's metadata
+    /// lists it, else the raw <c>package0.callstack</c>.
+    /// </summary>
+    public string CallstackAction => _options.CallstackRva ? XeNames.CallstackRva : XeNames.Callstack;
+
+    /// <summary>
+    /// The query asking the server which call-stack actions it has (<c>callstack_rva</c> is newer than <c>callstack</c>
+    /// and no public source names its first version, so the server's own metadata decides).
+    /// </summary>
+    public static SqlStatement DiscoverCallstackActions() => new("discover call-stack actions", """
+        SELECT p.name AS package_name, o.name, o.object_type
+        FROM sys.dm_xe_objects AS o
+        INNER JOIN sys.dm_xe_packages AS p ON p.guid = o.package_guid
+        WHERE p.name = N'package0' AND o.object_type = N'action' AND o.name IN (N'callstack_rva', N'callstack')
+        ORDER BY o.name;
+        """);
 
     /// <summary>Starts a session.</summary>
     public SqlStatement Start(XeStream stream) => State(stream, "START");

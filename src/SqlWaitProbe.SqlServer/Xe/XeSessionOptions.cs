@@ -14,8 +14,12 @@ public sealed record XeSessionOptions
     /// <summary>Total size cap of the event files, MB (<c>--max-xe-mb</c>).</summary>
     public int MaxFileMegabytes { get; init; } = 512;
 
-    /// <summary>The server's major version (16 = SQL Server 2022), deciding <c>callstack_rva</c> vs <c>callstack</c>.</summary>
-    public int MajorVersion { get; init; } = 16;
+    /// <summary>
+    /// True when the server lists the <c>package0.callstack_rva</c> action in <c>sys.dm_xe_objects</c> (asked at capture
+    /// time with <see cref="XeSessionBuilder.DiscoverCallstackActions"/>, not inferred from the version); false falls back to
+    /// the raw <c>package0.callstack</c>.
+    /// </summary>
+    public bool CallstackRva { get; init; } = true;
 
     /// <summary>Session name for a stream.</summary>
     public string SessionName(XeStream stream) => $"probe_{RunId}_{stream.ToString().ToLowerInvariant()}";

@@ -1,0 +1,223 @@
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Dmv;
+using SqlWaitProbe.SqlServer.Workloads;
+using SqlWaitProbe.SqlServer.Xe;
+
+namespace SqlWaitProbe.SqlServer.Catalog.Tests;
+
+/// <summary>
+/// Every statement the SQL Server engine can send, gathered from the generators themselves (the dry-run recorder,
+/// which runs the capture's own code against recording sinks, and the statement builders of check and cleanup) for
+/// a server of a given major version. To bind a new statement, add one line to <see cref="Sources"/>.
+/// </summary>
+public static class ProbeStatements
+{
+    /// <summary>The user's own procedure that <c>--proc</c> calls; it stands in for the user's object and enters the model first.</summary>
+    public const string UserProcedure = "dbo.probe_catalog_user_proc";
+
+    private const string RunId = "0a1b2c3d4e";
+
+    private static readonly IReadOnlyList<(string Name, int Threads)> Sweep = [("baseline", 1), ("load-8", 8), ("load-96", 96)];
+
+    /// <summary>
+    /// The generators, one line each: a name and the statements it produces for a major version. Dry runs cover the
+    /// capture's setup, per-session, execution, DMV, XE and cleanup statements; the rest are sent outside a capture.
+    /// </summary>
+    private static IEnumerable<(string Name, Func<int, Task<IReadOnlyList<SqlStatement>>> Statements)> Sources()
+    {
+        var options = new[] { new CaptureArguments(), new CaptureArguments { Xe = ["pages,latches"], ResetServerState = true } };
+        foreach (var workload in SqlServerWorkloadCatalog.Create(0.01).Select(w => w.Name))
+        {
+            foreach (var o in options)
+            {
+                yield return ($"{workload}{Describe(o)}", major => Record(o with { Workload = workload, Scale = 0.01 }, major));
+            }
+        }
+
+        var sample = Path.Combine(TestSupport.TestData.RepoRoot, "samples", "workloads", "sqlserver-hashbytes-sha512.sql");
+        yield return ("--sql sqlserver-hashbytes-sha512.sql --xe pages,latches", major => Record(new CaptureArguments { SqlFile = sample, Xe = ["pages,latches"] }, major));
+        yield return ($"--proc {UserProcedure} --xe pages,latches", major => Record(new CaptureArguments { Proc = UserProcedure, Xe = ["pages,latches"] }, major));
+        foreach (var filter in AttachFilters())
+        {
+            yield return ($"--attach{Describe(filter)}", major => Record(filter with { Attach = true, Xe = ["pages,latches"] }, major));
+        }
+
+        yield return ("probe check", major => Task.FromResult(SqlServerServerCheck.StatementsFor(major)));
+        yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
+            [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
+        yield return ("known session ids (8 and 200 sessions)", _ => Task.FromResult(KnownSessions()));
+        yield return ("XE files read through the server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
+            [Builder(new SessionFilter { SessionIds = [51] }).ReadEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_pages*.xel")]));
+    }
+
+    /// <summary>Every binding case for a server of <paramref name="major"/>: the probe's own objects first, then the bodies.</summary>
+    public static async Task<IReadOnlyList<BindingCase>> ForAsync(int major)
+    {
+        var objects = new Dictionary<string, BindingCase>(StringComparer.OrdinalIgnoreCase)
+        {
+            [UserProcedure] = new BindingCase("the user's procedure named by --proc", $"CREATE PROCEDURE {UserProcedure} AS SELECT 1 AS done;", IsObject: true),
+        };
+        var bodies = new List<BindingCase>();
+        var seen = new Dictionary<string, int>(StringComparer.Ordinal);
+
+        // A batch several generators send is bound once, under all their names.
+        void Bind(string source, string sql)
+        {
+            if (seen.TryGetValue(sql, out var i))
+            {
+                bodies[i] = bodies[i] with { Source = bodies[i].Source + " | " + source };
+                return;
+            }
+
+            seen[sql] = bodies.Count;
+            bodies.Add(new BindingCase(source, sql));
+        }
+
+        foreach (var (name, generate) in Sources())
+        {
+            var statements = (await generate(major)).Where(s => s.Purpose != "note").ToList();
+            if (statements.Count == 0)
+            {
+                throw new InvalidOperationException($"{name} generated no statement");
+            }
+
+            foreach (var (source, sql) in Batches(name, statements))
+            {
+                foreach (var created in CreatedObjects(sql))
+                {
+                    objects.TryAdd(created.Name, new BindingCase($"{source} creates {created.Name}", created.Sql, IsObject: true));
+                }
+
+                foreach (var dynamic in DynamicSql(sql).Where(d => CreatedObjects(d).Count == 0))
+                {
+                    Bind(source + " (its dynamic SQL)", dynamic);
+                }
+
+                Bind(source, sql);
+            }
+        }
+
+        return [.. objects.Values, .. bodies];
+    }
+
+    /// <summary>
+    /// The batches to bind: each statement alone, except that a workload session's statements are bound together in
+    /// the order the session sends them, so the temporary tables its session setup creates are there for its query.
+    /// </summary>
+    private static IEnumerable<(string Source, string Sql)> Batches(string name, IReadOnlyList<SqlStatement> statements)
+    {
+        var session = statements.Where(s => s.Purpose.StartsWith("[session 1]", StringComparison.Ordinal)).ToList();
+        if (session.Count > 0)
+        {
+            yield return ($"{name}: [session 1] {string.Join(", then ", session.Select(s => s.Purpose[12..]).Distinct())}",
+                string.Join("\n", session.Select(s => s.Text.Trim()).Distinct(StringComparer.Ordinal)));
+        }
+
+        foreach (var s in statements.Where(s => !s.Purpose.StartsWith("[session 1]", StringComparison.Ordinal)))
+        {
+            yield return ($"{name}: {s.Purpose}", s.Text);
+        }
+    }
+
+    private static async Task<IReadOnlyList<SqlStatement>> Record(CaptureArguments arguments, int major)
+    {
+        var (connection, settings) = SqlServerCaptureOptions.Read(arguments with { Engine = "sqlserver", Server = "localhost", DryRun = true }, null);
+        // One run id for every recording, so statements that differ only by it are bound once.
+        return await DryRunRecorder.RecordAsync(settings with { RunId = RunId }, connection with { RunId = RunId },
+            settings.Attach ? [("attach", 0)] : Sweep, "10 s", CancellationToken.None, major);
+    }
+
+    private static IEnumerable<CaptureArguments> AttachFilters()
+    {
+        yield return new CaptureArguments();
+        yield return new CaptureArguments { Database = "Sales" };
+        yield return new CaptureArguments { Application = "Order Entry" };
+        yield return new CaptureArguments { Login = @"CONTOSO\o'brien" };
+        yield return new CaptureArguments { SessionIds = "51,52,77" };
+        yield return new CaptureArguments { Database = "Sales", Application = "Order Entry", Login = "app_user", SessionIds = "51" };
+    }
+
+    private static string Describe(CaptureArguments a) =>
+        (a.Xe.Count > 0 ? " --xe " + string.Join(",", a.Xe) : "") + (a.ResetServerState ? " --reset-server-state" : "")
+        + (a.Database is null ? "" : " --database " + a.Database) + (a.Application is null ? "" : " --application " + a.Application)
+        + (a.Login is null ? "" : " --login " + a.Login) + (a.SessionIds is null ? "" : " --session-ids " + a.SessionIds);
+
+    /// <summary>The session-scoped statements once the workload connections' ids are known (a list, and a range past the predicate limit).</summary>
+    private static IReadOnlyList<SqlStatement> KnownSessions()
+    {
+        var statements = new List<SqlStatement>();
+        foreach (var count in new[] { 8, 200 })
+        {
+            var filter = new SessionFilter { SessionIds = [.. Enumerable.Range(51, count)] };
+            statements.AddRange(DmvQueries.All(filter).Take(2).Select(d => new SqlStatement($"snapshot {d.Name} of {count} sessions", d.Query)));
+        }
+
+        return statements;
+    }
+
+    private static XeSessionBuilder Builder(SessionFilter filter) => new(new XeSessionOptions { RunId = RunId, Filter = filter });
+
+    /// <summary>The tables, sequences and event sessions a batch creates, directly or in literal dynamic SQL, as standalone CREATE statements.</summary>
+    private static IReadOnlyList<(string Name, string Sql)> CreatedObjects(string sql)
+    {
+        var created = new List<(string, string)>();
+        foreach (var text in DynamicSql(sql).Prepend(sql))
+        {
+            var fragment = Parse(text);
+            foreach (var statement in All<TSqlStatement>(fragment).Where(s => s is CreateTableStatement or CreateSequenceStatement or CreateEventSessionStatement))
+            {
+                var name = statement switch
+                {
+                    CreateTableStatement t => string.Join(".", t.SchemaObjectName.Identifiers.Select(i => i.Value)),
+                    CreateSequenceStatement q => string.Join(".", q.Name.Identifiers.Select(i => i.Value)),
+                    _ => "event session " + ((CreateEventSessionStatement)statement).Name.Value,
+                };
+                if (!name.StartsWith('#'))
+                {
+                    created.Add((name, text.Substring(statement.StartOffset, statement.FragmentLength)));
+                }
+            }
+        }
+
+        return created;
+    }
+
+    /// <summary>The literal batches passed to sys.sp_executesql.</summary>
+    private static IReadOnlyList<string> DynamicSql(string sql) =>
+        [.. All<ExecutableProcedureReference>(Parse(sql))
+            .Where(p => string.Equals(p.ProcedureReference?.ProcedureReference?.Name?.BaseIdentifier?.Value, "sp_executesql", StringComparison.OrdinalIgnoreCase))
+            .Select(p => p.Parameters.FirstOrDefault()?.ParameterValue)
+            .OfType<StringLiteral>()
+            .Select(l => l.Value)];
+
+    private static TSqlFragment Parse(string sql)
+    {
+        var fragment = new TSql170Parser(initialQuotedIdentifiers: true).Parse(new StringReader(sql), out var errors);
+        return errors.Count == 0 ? fragment : throw new InvalidOperationException($"does not parse ({errors[0].Message}): {sql}");
+    }
+
+    private static List<T> All<T>(TSqlFragment fragment)
+        where T : TSqlFragment
+    {
+        var visitor = new Collector<T>();
+        fragment.Accept(visitor);
+        return visitor.Found;
+    }
+
+    private sealed class Collector<T> : TSqlFragmentVisitor
+        where T : TSqlFragment
+    {
+        public List<T> Found { get; } = [];
+
+        public override void Visit(TSqlFragment node)
+        {
+            if (node is T t)
+            {
+                Found.Add(t);
+            }
+        }
+    }
+}
