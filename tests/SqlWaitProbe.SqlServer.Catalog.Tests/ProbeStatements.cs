@@ -68,7 +68,11 @@ public static class ProbeStatements
         {
             if (seen.TryGetValue(sql, out var i))
             {
-                bodies[i] = bodies[i] with { Source = bodies[i].Source + " | " + source };
+                if (!bodies[i].Source.Split(" | ").Contains(source, StringComparer.Ordinal))
+                {
+                    bodies[i] = bodies[i] with { Source = bodies[i].Source + " | " + source };
+                }
+
                 return;
             }
 
