@@ -18,8 +18,11 @@ namespace SqlWaitProbe.Capture;
 /// </summary>
 public static class CaptureSession
 {
-    /// <summary>Runs the capture; errors before the bundle exists propagate as they are, later ones after the bundle is marked failed.</summary>
-    public static async Task<CaptureOutcome> RunAsync(CaptureRequest request, ICaptureLog log, IProgress<string> progress, CancellationToken cancellationToken)
+    /// <summary>
+    /// Runs the capture; errors before the bundle exists propagate as they are, later ones after the bundle is marked
+    /// failed. <paramref name="error"/> (the invocation's stderr) gets the lines a signal prints.
+    /// </summary>
+    public static async Task<CaptureOutcome> RunAsync(CaptureRequest request, ICaptureLog log, TextWriter error, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var sessionStart = Stopwatch.GetTimestamp();
         var engine = request.Engine;
@@ -30,21 +33,20 @@ public static class CaptureSession
 
         DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
         var writer = new BundleWriter(request.Output);
-        using var signals = CaptureSignals.Begin(() =>
+        using var signals = CaptureSignals.Begin(error, () =>
         {
             PerfRecordCollector.KillAll();
             engine.KillNow();
         });
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
         cancel.CancelAfter(request.MaxDuration);
+        log.Start(writer.PathFor(BundlePaths.Log));
         string? stopReason = null;
         using var diskWatch = DiskSpace.Watch(writer.Root, request.MinFreeDiskMegabytes, () =>
         {
             stopReason ??= "disk";
             cancel.Cancel();
         });
-
-        log.Start(writer.PathFor(BundlePaths.Log));
         Log.Information("capture {RunId} ({Engine}, workload {Workload}) into {Bundle}", engine.RunId, engine.Name, request.WorkloadName, writer.Root);
         var manifest = new CaptureManifest(writer, new BundleManifest
         {

@@ -14,12 +14,14 @@ public sealed class CaptureSignals : IDisposable
     private readonly CancellationTokenSource _cancel = new();
     private PosixSignalRegistration[] _registrations;
     private readonly Action _forceCleanup;
+    private readonly TextWriter _error;
     private readonly Lock _gate = new();
     private bool _disposed;
     private int _count;
 
-    private CaptureSignals(Action forceCleanup)
+    private CaptureSignals(TextWriter error, Action forceCleanup)
     {
+        _error = error;
         _forceCleanup = forceCleanup;
         _registrations = Register();
     }
@@ -30,8 +32,8 @@ public sealed class CaptureSignals : IDisposable
     /// <summary><c>ctrl-c</c> or <c>sigterm</c> once a signal arrived, else null.</summary>
     public string? Reason { get; private set; }
 
-    /// <summary>Starts watching signals for one capture; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
-    public static CaptureSignals Begin(Action forceCleanup) => new(forceCleanup);
+    /// <summary>Starts watching signals for one capture, telling the user on <paramref name="error"/>; <paramref name="forceCleanup"/> runs before a forced exit.</summary>
+    public static CaptureSignals Begin(TextWriter error, Action forceCleanup) => new(error, forceCleanup);
 
     /// <summary>Registers the handlers again so they are the latest, and so called before any registered since.</summary>
     public void Renew()
@@ -84,7 +86,7 @@ public sealed class CaptureSignals : IDisposable
         if (Interlocked.Increment(ref _count) == 1)
         {
             Reason = reason;
-            Console.Error.WriteLine("probe: stopping (collectors, perf and the embedded server); press Ctrl+C again to force.");
+            _error.WriteLine("probe: stopping (collectors, perf and the embedded server); press Ctrl+C again to force.");
             lock (_gate)
             {
                 if (!_disposed)
@@ -96,7 +98,7 @@ public sealed class CaptureSignals : IDisposable
             return;
         }
 
-        Console.Error.WriteLine("probe: forced exit; run 'probe cleanup' if anything was left behind.");
+        _error.WriteLine("probe: forced exit; run 'probe cleanup' if anything was left behind.");
         try
         {
             _forceCleanup();

@@ -10,19 +10,22 @@ namespace SqlWaitProbe.Cli;
 /// <summary>The <c>probe</c> entry point: builds the command tree and runs it.</summary>
 public static class Program
 {
-    /// <summary>Runs probe with the given arguments and returns the exit code.</summary>
-    public static async Task<int> Main(string[] args)
+    /// <summary>Runs probe with the given arguments on the process's console and returns the exit code.</summary>
+    public static Task<int> Main(string[] args) => RunAsync(args, SystemConsole.Instance);
+
+    /// <summary>Runs probe with the given arguments on <paramref name="console"/> (tests pass their own) and returns the exit code.</summary>
+    public static async Task<int> RunAsync(string[] args, IProbeConsole console)
     {
         try
         {
-            var root = BuildRoot();
+            var root = BuildRoot(console);
             var parse = root.Parse(args);
             var configuration = new InvocationConfiguration
             {
                 EnableDefaultExceptionHandler = false,
                 ProcessTerminationTimeout = TimeSpan.FromSeconds(10),
-                Output = Console.Out,
-                Error = Console.Error,
+                Output = console.Out,
+                Error = console.Error,
             };
             if (parse.Errors.Count > 0 && parse.Action is ParseErrorAction errorAction)
             {
@@ -30,9 +33,9 @@ public static class Program
                 // command or option; usage errors exit 2 as every other bad input does.
                 errorAction.ShowHelp = false;
                 errorAction.ShowTypoCorrections = true;
-                configuration.Output = Console.Error;
+                configuration.Output = console.Error;
                 await parse.InvokeAsync(configuration);
-                await Console.Error.WriteLineAsync("Run 'probe --help' (or 'probe <command> --help') for usage.");
+                await console.Error.WriteLineAsync("Run 'probe --help' (or 'probe <command> --help') for usage.");
                 return (int)ExitCode.BadInput;
             }
 
@@ -40,25 +43,25 @@ public static class Program
         }
         catch (Exception e)
         {
-            return await InternalError.ReportAsync(e, logFolder: null);
+            return await InternalError.ReportAsync(console, e, logFolder: null);
         }
     }
 
-    /// <summary>The full command tree (also used by tests).</summary>
-    public static RootCommand BuildRoot()
+    /// <summary>The full command tree, every command writing to <paramref name="console"/>.</summary>
+    public static RootCommand BuildRoot(IProbeConsole console)
     {
         var root = new RootCommand("probe — explains where SQL Server and PostgreSQL session time goes when wait statistics do not: "
             + "runs a workload at N sessions against a 1-session baseline, captures CPU stacks, waits and counters, and writes a time ledger, flame graphs and a report.");
         root.Options.Add(GlobalOptions.Verbose);
-        root.Subcommands.Add(DemoCommand.Create());
-        root.Subcommands.Add(CaptureCommand.Create());
-        root.Subcommands.Add(AnalyzeCommand.Create());
-        root.Subcommands.Add(StacksCommand.Create());
-        root.Subcommands.Add(WorkloadsCommand.Create());
-        root.Subcommands.Add(XeCommand.Create());
-        root.Subcommands.Add(PackCommand.Create());
-        root.Subcommands.Add(CheckCommand.Create());
-        root.Subcommands.Add(CleanupCommand.Create());
+        root.Subcommands.Add(DemoCommand.Create(console));
+        root.Subcommands.Add(CaptureCommand.Create(console));
+        root.Subcommands.Add(AnalyzeCommand.Create(console));
+        root.Subcommands.Add(StacksCommand.Create(console));
+        root.Subcommands.Add(WorkloadsCommand.Create(console));
+        root.Subcommands.Add(XeCommand.Create(console));
+        root.Subcommands.Add(PackCommand.Create(console));
+        root.Subcommands.Add(CheckCommand.Create(console));
+        root.Subcommands.Add(CleanupCommand.Create(console));
         ShowHelpWhereNoCommandIsGiven(root);
         Completions.Attach(root);
         return root;

@@ -4,7 +4,6 @@ using SqlWaitProbe.TestSupport;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-[Collection("console")]
 public sealed class AnalyzeCommandTests
 {
     internal static CraftedBundle Scenario() => new CraftedBundle()

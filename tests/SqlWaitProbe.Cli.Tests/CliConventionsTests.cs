@@ -5,7 +5,6 @@ using SqlWaitProbe.Cli.Infrastructure;
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>What a user (or a script) expects of any System.CommandLine tool: suggestions, help, completions, exit codes.</summary>
-[Collection("console")]
 public sealed class CliConventionsTests
 {
     [Fact]
@@ -50,7 +49,7 @@ public sealed class CliConventionsTests
     [InlineData("analyze --format ", "text,json")]
     public void Values_complete(string line, string expected)
     {
-        var labels = Program.BuildRoot().Parse(line).GetCompletions(line.Length).Select(c => c.Label).ToArray();
+        var labels = Program.BuildRoot(new TestConsole()).Parse(line).GetCompletions(line.Length).Select(c => c.Label).ToArray();
         Assert.All(expected.Split(','), e => Assert.Contains(e, labels));
     }
 
@@ -96,22 +95,12 @@ public sealed class CliConventionsTests
     [Fact]
     public async Task An_internal_error_exits_70_and_names_a_log_that_exists()
     {
-        var stderr = new StringWriter(CultureInfo.InvariantCulture);
-        var old = Console.Error;
-        Console.SetError(stderr);
-        int exit;
-        try
-        {
-            exit = await InternalError.ReportAsync(new InvalidOperationException("the probe broke"), logFolder: null);
-        }
-        finally
-        {
-            Console.SetError(old);
-        }
+        var console = new TestConsole();
+        var exit = await InternalError.ReportAsync(console, new InvalidOperationException("the probe broke"), logFolder: null);
 
         Assert.Equal(70, exit);
-        var log = Regex.Match(stderr.ToString(), "details in (\\S+\\.log)").Groups[1].Value;
-        Assert.True(File.Exists(log), stderr.ToString());
+        var log = Regex.Match(console.ErrorText, "details in (\\S+\\.log)").Groups[1].Value;
+        Assert.True(File.Exists(log), console.ErrorText);
         var text = File.ReadAllText(log);
         Assert.Contains("InvalidOperationException: the probe broke", text);
         Assert.Matches("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z ", text);

@@ -3,7 +3,6 @@ using SqlWaitProbe.Core.Bundle;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-[Collection("console")]
 public sealed class PackCommandTests
 {
     private const string Sql = "-- setup\nCREATE TABLE dbo.OrderHashes (id int, payload varbinary(64));\nSELECT HASHBYTES('SHA2_256', payload) FROM dbo.OrderHashes WHERE id > 10;\n";

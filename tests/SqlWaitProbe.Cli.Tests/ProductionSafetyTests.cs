@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Cli.Tests;
 /// Nothing destructive unasked: --reset-server-state is refused in attach mode and needs a confirmation (or --yes)
 /// otherwise, never hanging without a terminal; the report states what debug-channel XE events cost.
 /// </summary>
-[Collection("console")]
 public sealed class ProductionSafetyTests
 {
     private const string Unreachable = "Server=127.0.0.1,1;Connect Timeout=2";

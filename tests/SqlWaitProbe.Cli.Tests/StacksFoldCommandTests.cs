@@ -2,7 +2,6 @@ using SqlWaitProbe.TestSupport;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-[Collection(StacksCollection.Name)]
 public sealed class StacksFoldCommandTests
 {
     public static TheoryData<string> References()

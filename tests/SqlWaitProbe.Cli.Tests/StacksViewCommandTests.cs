@@ -5,7 +5,6 @@ using SqlWaitProbe.TestSupport;
 
 namespace SqlWaitProbe.Cli.Tests;
 
-[Collection(StacksCollection.Name)]
 public sealed class StacksViewCommandTests
 {
     private static readonly string RealCapture = TestData.Path("perf-script/local__pg15-digest-1session.perf.txt.gz");

@@ -5,7 +5,6 @@ using SqlWaitProbe.TestSupport;
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>Zipped bundles from elsewhere: entries escaping the bundle and sizes that lie are refused by <c>probe analyze</c>.</summary>
-[Collection("console")]
 public sealed class ZipSafetyTests
 {
     [Theory]

@@ -15,11 +15,11 @@ public static class CaptureEngines
     /// <summary>The engine names, in help order.</summary>
     public static IReadOnlyList<string> Names { get; } = ["postgres", "sqlserver"];
 
-    /// <summary>The engine <paramref name="arguments"/> ask for, validated; throws <see cref="BadInputException"/>.</summary>
-    public static ICaptureEngine Create(CaptureArguments arguments) => arguments.Engine switch
+    /// <summary>The engine <paramref name="arguments"/> ask for, validated (passwords asked on <paramref name="console"/>); throws <see cref="BadInputException"/>.</summary>
+    public static ICaptureEngine Create(CaptureArguments arguments, IProbeConsole console) => arguments.Engine switch
     {
         "postgres" => PostgresCaptureEngine.Create(arguments),
-        "sqlserver" => SqlServerCaptureEngine.Create(arguments, Console.IsInputRedirected ? null : ConsolePrompt.ReadSecret),
+        "sqlserver" => SqlServerCaptureEngine.Create(arguments, console.IsInputRedirected ? null : prompt => ConsolePrompt.ReadSecret(console, prompt)),
         _ => throw new BadInputException($"--engine '{arguments.Engine}' is not known; use {string.Join(" or ", Names)}"),
     };
 }

@@ -1,30 +1,31 @@
-using Serilog;
-using Serilog.Events;
+using Serilog.Core;
 using SqlWaitProbe.Capture;
+using SqlWaitProbe.Cli.Infrastructure;
 
 namespace SqlWaitProbe.Cli.Capture;
 
-/// <summary>The capture's log: console as usual plus <c>capture.log</c> in the bundle, closed before the files are hashed.</summary>
+/// <summary>The capture's log: the invocation's console as usual plus <c>capture.log</c> in the bundle, closed before the files are hashed.</summary>
+/// <param name="console">The invocation's console.</param>
 /// <param name="verbose">Debug lines on the console as well (<c>-v</c>).</param>
-public sealed class CaptureLog(bool verbose) : ICaptureLog
+public sealed class CaptureLog(IProbeConsole console, bool verbose) : ICaptureLog
 {
+    private Logger? _file;
+    private Logger? _previous;
+
     /// <inheritdoc />
     public void Start(string path)
     {
-        Log.Logger = new LoggerConfiguration()
-            .MinimumLevel.Debug()
-            .WriteTo.Console(
-                restrictedToMinimumLevel: verbose ? LogEventLevel.Debug : LogEventLevel.Warning,
-                standardErrorFromLevel: LogEventLevel.Verbose,
-                outputTemplate: Infrastructure.CommandRunner.ConsoleTemplate)
-            .WriteTo.File(path, outputTemplate: Infrastructure.CommandRunner.FileTemplate)
-            .CreateLogger();
+        _file = ProbeLog.Create(console, verbose, path);
+        _previous = ProbeLog.Swap(_file);
     }
 
     /// <inheritdoc />
-    public async Task StopAsync()
+    // Not async: the logger swap must reach the caller's flow.
+    public Task StopAsync()
     {
-        await Log.CloseAndFlushAsync();
-        Infrastructure.CommandRunner.ConfigureLogging(verbose, null);
+        ProbeLog.Swap(_previous);
+        _file?.Dispose();
+        _file = null;
+        return Task.CompletedTask;
     }
 }

@@ -11,7 +11,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class AnalyzeCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var bundleArg = new Argument<string?>("bundle") { Description = "Capture bundle folder or .zip.", Arity = ArgumentArity.ZeroOrOne };
         var output = new Option<string?>("--output", "-o") { Description = "Report folder (default: BUNDLE/report, or NAME-report next to a .zip)." };
@@ -31,14 +31,14 @@ public static class AnalyzeCommand
         {
             var path = parse.GetValue(bundleArg);
             var outputFolder = parse.GetValue(output) ?? (path is null ? null : DefaultOutput(path));
-            return CommandRunner.RunAsync(parse, ct, async token =>
+            return CommandRunner.RunAsync(console, parse, ct, async token =>
             {
                 var imported = parse.GetValue(stackTags) is { } tagFile ? StackTagsFile.Import(tagFile) : null;
                 if (parse.GetValue(export) is { } exportFolder)
                 {
                     foreach (var written in ExportTags(exportFolder, imported))
                     {
-                        Console.WriteLine($"wrote {written}");
+                        console.Out.WriteLine($"wrote {written}");
                     }
                 }
 
@@ -54,31 +54,31 @@ public static class AnalyzeCommand
 
                 using var bundle = CaptureBundle.Open(path);
                 var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
-                var result = await ProgressReporter.RunAsync($"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
+                var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
                 if (parse.GetValue(format) == "json")
                 {
-                    Console.Write(await File.ReadAllTextAsync(Path.Combine(outputFolder!, "findings.json"), token));
+                    console.Out.Write(await File.ReadAllTextAsync(Path.Combine(outputFolder!, "findings.json"), token));
                     return (int)ExitCode.Success;
                 }
 
                 if (bundle.Manifest.Status != BundleStatus.Complete)
                 {
-                    Console.WriteLine($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured.");
+                    console.Out.WriteLine($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured.");
                 }
 
-                Console.WriteLine(result.Analysis.Findings.Count == 0 ? "No findings." : "Findings:");
+                console.Out.WriteLine(result.Analysis.Findings.Count == 0 ? "No findings." : "Findings:");
                 foreach (var f in result.Analysis.Findings)
                 {
-                    Console.WriteLine($"  [{f.Severity}] {f.Title}");
+                    console.Out.WriteLine($"  [{f.Severity}] {f.Title}");
                 }
 
-                Console.WriteLine("Report:");
+                console.Out.WriteLine("Report:");
                 foreach (var file in result.Files.Where(f => f.EndsWith(".md", StringComparison.Ordinal) || f.EndsWith(".html", StringComparison.Ordinal) || f.EndsWith(".json", StringComparison.Ordinal)))
                 {
-                    Console.WriteLine($"  {file}");
+                    console.Out.WriteLine($"  {file}");
                 }
 
-                Console.WriteLine($"  ({result.Files.Count} files in {Path.GetFullPath(outputFolder!)})");
+                console.Out.WriteLine($"  ({result.Files.Count} files in {Path.GetFullPath(outputFolder!)})");
                 return (int)ExitCode.Success;
             }, outputFolder);
         });

@@ -10,7 +10,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class CaptureCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("capture", "Run a workload (baseline, then N sessions) and capture CPU stacks, waits and counters into a bundle, then analyse it.");
         foreach (var option in CaptureOptions.All)
@@ -18,32 +18,32 @@ public static class CaptureCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var arguments = CaptureArgumentsReader.Read(parse);
-            var request = CaptureRequest.Build(arguments, CaptureEngines.Create(arguments));
+            var request = CaptureRequest.Build(arguments, CaptureEngines.Create(arguments, console));
             if (arguments.DryRun)
             {
-                await CaptureDryRun.WriteAsync(request, Console.Out, token);
+                await CaptureDryRun.WriteAsync(request, console.Out, token);
                 return (int)ExitCode.Success;
             }
 
             if (request.Engine.Confirmation is { } confirmation && !arguments.Yes)
             {
-                if (Console.IsInputRedirected)
+                if (console.IsInputRedirected)
                 {
                     throw new BadInputException($"{confirmation.Option} needs --yes when there is no terminal to confirm on");
                 }
 
-                if (!ConsolePrompt.Confirm(confirmation.Question))
+                if (!ConsolePrompt.Confirm(console, confirmation.Question))
                 {
                     throw new BadInputException($"{confirmation.Option} was not confirmed; nothing was sent");
                 }
             }
 
-            var outcome = await ProgressReporter.RunAsync($"capture {request.WorkloadName} into {request.Output}",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
-            CaptureReport.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", Console.Out);
+            var outcome = await ProgressReporter.RunAsync(console, $"capture {request.WorkloadName} into {request.Output}",
+                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token));
+            CaptureReport.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", console.Out);
             return CaptureReport.ExitCode(outcome);
         }));
         return command;

@@ -20,7 +20,7 @@ public static class CheckCommand
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Print the queries check would send (version, permissions, extensions) without connecting." };
 
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("check", "Connect to a server and report its version and whether the probe's permissions (VIEW SERVER STATE, ALTER ANY EVENT SESSION, …) or extensions are there.");
         foreach (var option in new Option[]
@@ -32,7 +32,7 @@ public static class CheckCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             SqlClientCulture.UseInvariant();
             var engine = parse.GetValue(Engine)?.ToLowerInvariant();
@@ -50,18 +50,18 @@ public static class CheckCommand
                     {
                         Server = server,
                         User = user,
-                        Password = password ?? (user is null || dryRun ? null : PromptOrFail(user)),
+                        Password = password ?? (user is null || dryRun ? null : PromptOrFail(console, user)),
                         Encrypt = parse.GetValue(Encrypt),
                         TrustServerCertificate = parse.GetValue(TrustServerCertificate),
                         RunId = "check" + Guid.NewGuid().ToString("N")[..6],
                     };
                     if (dryRun)
                     {
-                        SqlServerServerCheck.WriteDryRun(settings, Console.Out);
+                        SqlServerServerCheck.WriteDryRun(settings, console.Out);
                         return 0;
                     }
 
-                    return await SqlServerServerCheck.RunAsync(settings, Console.Out, token);
+                    return await SqlServerServerCheck.RunAsync(settings, console.Out, token);
                 }
 
                 case "postgres":
@@ -69,11 +69,11 @@ public static class CheckCommand
                     var connectionString = PostgresServerCheck.ConnectionString(server, password);
                     if (dryRun)
                     {
-                        PostgresServerCheck.WriteDryRun(connectionString, Console.Out);
+                        PostgresServerCheck.WriteDryRun(connectionString, console.Out);
                         return 0;
                     }
 
-                    return await PostgresServerCheck.RunAsync(connectionString, Console.Out, token);
+                    return await PostgresServerCheck.RunAsync(connectionString, console.Out, token);
                 }
 
                 default:
@@ -83,7 +83,7 @@ public static class CheckCommand
         return command;
     }
 
-    private static string PromptOrFail(string user) => Console.IsInputRedirected
+    private static string PromptOrFail(IProbeConsole console, string user) => console.IsInputRedirected
         ? throw new BadInputException($"--user {user} needs a password: name an environment variable with --password-env")
-        : ConsolePrompt.ReadSecret($"Password for {user}: ");
+        : ConsolePrompt.ReadSecret(console, $"Password for {user}: ");
 }

@@ -31,7 +31,7 @@ public static class CleanupCommand
         OperatingSystem.IsLinux() ? [new EmbeddedPostgresCleaner(), new PerfLeftoverCleaner()] : [];
 
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("cleanup", "Find and remove leftovers of killed captures: embedded PostgreSQL servers and folders, perf record children, "
             + "ETW sessions (Windows) and, with --server, the probe's extended-event sessions on a SQL Server.");
@@ -41,7 +41,7 @@ public static class CleanupCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var dry = parse.GetValue(DryRun);
             var total = 0;
@@ -56,14 +56,14 @@ public static class CleanupCommand
             foreach (var session in await EtwSupport.FindLeftoversAsync(token))
             {
                 total++;
-                Console.Out.WriteLine(dry ? $"would remove [etw-session] {session}" : $"[etw-session] found {session}");
+                console.Out.WriteLine(dry ? $"would remove [etw-session] {session}" : $"[etw-session] found {session}");
             }
 
             if (!dry && total > 0)
             {
                 foreach (var removed in await EtwSupport.CleanupAsync(token))
                 {
-                    Console.Out.WriteLine($"[etw-session] removed {removed}");
+                    console.Out.WriteLine($"[etw-session] removed {removed}");
                 }
             }
 
@@ -74,23 +74,23 @@ public static class CleanupCommand
                     total++;
                     if (dry)
                     {
-                        Console.Out.WriteLine($"would remove [{cleaner.Name}] {leftover.Description}");
+                        console.Out.WriteLine($"would remove [{cleaner.Name}] {leftover.Description}");
                         continue;
                     }
 
                     try
                     {
-                        Console.Out.WriteLine($"[{cleaner.Name}] {await cleaner.RemoveAsync(leftover, token)}");
+                        console.Out.WriteLine($"[{cleaner.Name}] {await cleaner.RemoveAsync(leftover, token)}");
                     }
                     catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
                     {
                         failed++;
-                        Console.Error.WriteLine($"probe: could not remove {leftover.Description}: {e.Message}");
+                        console.Error.WriteLine($"probe: could not remove {leftover.Description}: {e.Message}");
                     }
                 }
             }
 
-            Console.Out.WriteLine(total == 0 ? "nothing to clean up." : dry ? $"{total} leftover(s) found; run without --dry-run to remove them." : $"{total - failed} of {total} leftover(s) removed.");
+            console.Out.WriteLine(total == 0 ? "nothing to clean up." : dry ? $"{total} leftover(s) found; run without --dry-run to remove them." : $"{total - failed} of {total} leftover(s) removed.");
             return failed == 0 ? 0 : 1;
         }));
         return command;

@@ -19,17 +19,17 @@ public static class DemoCommand
     private static readonly Option<string> Format = CaptureOptions.CreateFormat();
 
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 20 seconds, and show what the report finds.");
         command.Options.Add(Output);
         command.Options.Add(Cpu);
         command.Options.Add(Format);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             if (PostgresBinaries.TryFind() is null)
             {
-                Console.Error.WriteLine($"probe: the demo needs PostgreSQL server binaries (initdb, pg_ctl). Install them with: {PostgresBinaries.InstallCommand}");
+                console.Error.WriteLine($"probe: the demo needs PostgreSQL server binaries (initdb, pg_ctl). Install them with: {PostgresBinaries.InstallCommand}");
                 return 1;
             }
 
@@ -41,7 +41,7 @@ public static class DemoCommand
 
             if (cpu != "none" && PerfAvailability.Problem() is { } problem)
             {
-                Console.Error.WriteLine($"probe: the demo runs without CPU stacks: {problem}");
+                console.Error.WriteLine($"probe: the demo runs without CPU stacks: {problem}");
                 cpu = "none";
             }
 
@@ -64,9 +64,9 @@ public static class DemoCommand
                     ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = "8s", ["--cpu"] = cpu ?? "perf",
                 },
             };
-            var outcome = await ProgressReporter.RunAsync("demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(arguments.Verbose), progress, token));
-            CaptureReport.Write(outcome, parse.GetValue(Format) ?? "text", Console.Out, findings: 5);
+            var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
+                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token));
+            CaptureReport.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
 
             return CaptureReport.ExitCode(outcome);
         }));

@@ -11,7 +11,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class PackCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };
         var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
@@ -20,7 +20,7 @@ public static class PackCommand
         command.Arguments.Add(bundleArg);
         command.Options.Add(output);
         command.Options.Add(redact);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var path = parse.GetValue(bundleArg)!;
             var zip = parse.GetValue(output)!;
@@ -28,13 +28,13 @@ public static class PackCommand
             var problems = bundle.VerifyFiles();
             if (problems.Count > 0)
             {
-                await Console.Error.WriteLineAsync($"probe: {problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3))}{(problems.Count > 3 ? "; …" : "")}");
+                await console.Error.WriteLineAsync($"probe: {problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3))}{(problems.Count > 3 ? "; …" : "")}");
                 return (int)ExitCode.Failure;
             }
 
             if (!Directory.Exists(Path.Combine(bundle.Root, BundlePaths.ReportFolder)))
             {
-                await ProgressReporter.RunAsync("building the report first", progress =>
+                await ProgressReporter.RunAsync(console, "building the report first", progress =>
                     ReportBuilder.BuildAsync(bundle, Path.Combine(bundle.Root, BundlePaths.ReportFolder), progress, token));
             }
 
@@ -45,10 +45,10 @@ public static class PackCommand
 
             foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact)))
             {
-                Console.WriteLine(note);
+                console.Out.WriteLine(note);
             }
 
-            Console.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
+            console.Out.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
             return (int)ExitCode.Success;
         }));
         return command;

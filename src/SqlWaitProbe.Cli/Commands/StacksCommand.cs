@@ -1,4 +1,5 @@
 using System.CommandLine;
+using SqlWaitProbe.Cli.Infrastructure;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -6,17 +7,17 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("stacks", "Work with CPU stacks from perf script, folded or speedscope files: fold, draw flame graphs, diff two profiles, convert to speedscope, pprof or Chrome trace, show module shares and callers/callees.");
-        command.Subcommands.Add(StacksFoldCommand.Create());
-        command.Subcommands.Add(StacksFlameGraphCommand.Create());
-        command.Subcommands.Add(StacksDiffCommand.Create());
-        command.Subcommands.Add(StacksSpeedscopeCommand.Create());
-        command.Subcommands.Add(StacksPprofCommand.Create());
-        command.Subcommands.Add(StacksChromeTraceCommand.Create());
-        command.Subcommands.Add(StacksModulesCommand.Create());
-        command.Subcommands.Add(StacksFocusCommand.Create());
+        command.Subcommands.Add(StacksFoldCommand.Create(console));
+        command.Subcommands.Add(StacksFlameGraphCommand.Create(console));
+        command.Subcommands.Add(StacksDiffCommand.Create(console));
+        command.Subcommands.Add(StacksSpeedscopeCommand.Create(console));
+        command.Subcommands.Add(StacksPprofCommand.Create(console));
+        command.Subcommands.Add(StacksChromeTraceCommand.Create(console));
+        command.Subcommands.Add(StacksModulesCommand.Create(console));
+        command.Subcommands.Add(StacksFocusCommand.Create(console));
         return command;
     }
 }

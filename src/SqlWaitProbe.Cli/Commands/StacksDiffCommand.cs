@@ -12,7 +12,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksDiffCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var before = StacksArguments.Input("before", "The first profile, e.g. the 1-session baseline: " + StacksArguments.InputDescription);
         var after = StacksArguments.Input("after", "The second profile, e.g. the N-session phase, in any of the same formats");
@@ -32,7 +32,7 @@ public static class StacksDiffCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var a = parse.GetValue(before)!;
             var b = parse.GetValue(after)!;
@@ -55,11 +55,11 @@ public static class StacksDiffCommand
             var target = parse.GetValue(output);
             if (parse.GetValue(folded))
             {
-                var fa = StacksInput.LoadFolded(a, PerfFoldOptions.Default);
-                var fb = StacksInput.LoadFolded(b, PerfFoldOptions.Default);
+                var fa = StacksInput.LoadFolded(console, a, PerfFoldOptions.Default);
+                var fb = StacksInput.LoadFolded(console, b, PerfFoldOptions.Default);
                 var scale = ea.HasValue ? eb!.Value / ea.Value : parse.GetValue(normalize) ? FoldedDiff.NormalizeTotals(fa, fb) : 1;
                 var rows = FoldedDiff.Pair(fa, fb, scale);
-                await StacksOutput.WriteTextAsync(target, writer =>
+                await StacksOutput.WriteTextAsync(console, target, writer =>
                 {
                     foreach (var (stack, x, y) in rows)
                     {
@@ -75,14 +75,14 @@ public static class StacksDiffCommand
             }
 
             var layout = StacksFlameGraphCommand.Layout(parse.GetValue(width), parse.GetValue(minWidth));
-            var pa = StacksInput.LoadProfile(a);
-            var pb = StacksInput.LoadProfile(b);
+            var pa = StacksInput.LoadProfile(console, a);
+            var pb = StacksInput.LoadProfile(console, b);
 
             // Without execution counts, compare each frame's percentage of all samples.
             var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples per execution" : "% of all samples" }).RenderDiff(
                 pa, ea ?? Math.Max(1, pa.TotalWeight) / 100.0, pb, eb ?? Math.Max(1, pb.TotalWeight) / 100.0,
                 parse.GetValue(title) ?? $"{Path.GetFileName(a)} → {Path.GetFileName(b)}");
-            await StacksOutput.WriteTextAsync(target, writer => writer.Write(svg));
+            await StacksOutput.WriteTextAsync(console, target, writer => writer.Write(svg));
             return 0;
         }));
         return command;

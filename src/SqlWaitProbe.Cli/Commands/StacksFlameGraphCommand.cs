@@ -9,7 +9,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksFlameGraphCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = "The SVG file to write", Required = true };
@@ -23,13 +23,13 @@ public static class StacksFlameGraphCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var path = parse.GetValue(input)!;
             var options = Layout(parse.GetValue(width), parse.GetValue(minWidth));
-            var profile = StacksInput.LoadProfile(path);
+            var profile = StacksInput.LoadProfile(console, path);
             var svg = new FlameGraphRenderer(options).Render(profile, parse.GetValue(title) ?? Path.GetFileName(path));
-            await StacksOutput.WriteTextAsync(parse.GetValue(output), writer => writer.Write(svg));
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer => writer.Write(svg));
             return 0;
         }));
         return command;

@@ -13,7 +13,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksFocusCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();
         var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };
@@ -23,7 +23,7 @@ public static class StacksFocusCommand
         command.Arguments.Add(input);
         command.Options.Add(focus);
         command.Options.Add(format);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
         {
             var pattern = parse.GetValue(focus)!;
             if (string.IsNullOrWhiteSpace(pattern))
@@ -31,7 +31,7 @@ public static class StacksFocusCommand
                 throw new BadInputException("--focus needs a pattern such as 'libcrypto*!*' or 'EVP_Digest'");
             }
 
-            var profile = StacksInput.LoadProfile(parse.GetValue(input)!);
+            var profile = StacksInput.LoadProfile(console, parse.GetValue(input)!);
             var view = CallerCalleeView.Compute(profile, pattern);
             if (view.MatchedFrames.Count == 0)
             {
@@ -51,15 +51,15 @@ public static class StacksFocusCommand
                     Callers = view.Callers.Select(e => new { e.Name, e.InclusiveWeight, e.Share }),
                     Callees = view.Callees.Select(e => new { e.Name, e.InclusiveWeight, e.ExclusiveWeight, e.Share }),
                 };
-                Console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
+                console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
                 return Task.FromResult(0);
             }
 
-            var console = StacksConsole.Create();
-            console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            var ansi = StacksConsole.Create(console);
+            ansi.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
-            console.Write(Table("Callers", view.Callers, withExclusive: false));
-            console.Write(Table("Callees", view.Callees, withExclusive: true));
+            ansi.Write(Table("Callers", view.Callers, withExclusive: false));
+            ansi.Write(Table("Callees", view.Callees, withExclusive: true));
             return Task.FromResult(0);
         }));
         return command;

@@ -9,7 +9,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksFoldCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();
         var output = new Option<string?>("--output", "-o") { Description = "Output file (default: stdout)" };
@@ -26,7 +26,7 @@ public static class StacksFoldCommand
             command.Options.Add(option);
         }
 
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var options = new PerfFoldOptions(
                 IncludePid: parse.GetValue(pid),
@@ -35,8 +35,8 @@ public static class StacksFoldCommand
                 AnnotateJit: parse.GetValue(jit) || parse.GetValue(all),
                 IncludeAddresses: parse.GetValue(addrs));
             var path = parse.GetValue(input)!;
-            var folded = StacksInput.LoadFolded(path, options);
-            await StacksOutput.WriteTextAsync(parse.GetValue(output), writer =>
+            var folded = StacksInput.LoadFolded(console, path, options);
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer =>
             {
                 foreach (var (stack, weight) in folded.OrderBy(e => e.Key, StringComparer.Ordinal))
                 {

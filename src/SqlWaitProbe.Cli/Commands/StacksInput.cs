@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Linux.Perf;
@@ -35,11 +36,11 @@ internal sealed class StacksInput : IDisposable
     public string Title => _path is null && Name == "stdin" ? "stdin" : Path.GetFileName(Name);
 
     /// <summary>Opens <paramref name="argument"/> as the user gave it.</summary>
-    public static StacksInput Open(string argument)
+    public static StacksInput Open(IProbeConsole console, string argument)
     {
         if (argument == "-")
         {
-            return new StacksInput("stdin", null, new ReplayStream(Console.OpenStandardInput()));
+            return new StacksInput("stdin", null, new ReplayStream(console.OpenStandardInput()));
         }
 
         if (Directory.Exists(argument))
@@ -63,19 +64,19 @@ internal sealed class StacksInput : IDisposable
     }
 
     /// <summary>The stacks of <paramref name="argument"/> as a profile (process first, frames as <c>module!symbol</c> when known).</summary>
-    public static StackProfile LoadProfile(string argument) => LoadWithUnit(argument).Profile;
+    public static StackProfile LoadProfile(IProbeConsole console, string argument) => LoadWithUnit(console, argument).Profile;
 
     /// <summary>The stacks and the unit of their weights (<c>none</c> for sample counts and perf periods; a speedscope file's own unit).</summary>
-    public static SpeedscopeImport LoadWithUnit(string argument)
+    public static SpeedscopeImport LoadWithUnit(IProbeConsole console, string argument)
     {
-        using var input = Open(argument);
+        using var input = Open(console, argument);
         return input.ReadProfile();
     }
 
     /// <summary>Folded stack text → weight: perf input folded as inferno-collapse-perf does, folded input merged line by line.</summary>
-    public static IReadOnlyDictionary<string, long> LoadFolded(string argument, PerfFoldOptions options)
+    public static IReadOnlyDictionary<string, long> LoadFolded(IProbeConsole console, string argument, PerfFoldOptions options)
     {
-        using var input = Open(argument);
+        using var input = Open(console, argument);
         return input.ReadFolded(options);
     }
 

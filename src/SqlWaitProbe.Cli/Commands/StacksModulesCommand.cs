@@ -12,7 +12,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksModulesCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();
         var process = new Option<string?>("--process") { Description = "Only this process (as perf names it, e.g. postgres)" };
@@ -22,9 +22,9 @@ public static class StacksModulesCommand
         command.Arguments.Add(input);
         command.Options.Add(process);
         command.Options.Add(format);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
         {
-            var profile = StacksInput.LoadProfile(parse.GetValue(input)!);
+            var profile = StacksInput.LoadProfile(console, parse.GetValue(input)!);
             var name = parse.GetValue(process);
             if (name is not null && !profile.Processes.Contains(name, StringComparer.Ordinal))
             {
@@ -35,17 +35,17 @@ public static class StacksModulesCommand
             switch (parse.GetValue(format))
             {
                 case "csv":
-                    Console.Out.Write("process,module,kernel,exclusiveWeight,inclusiveWeight,exclusiveShare,inclusiveShare\n");
+                    console.Out.Write("process,module,kernel,exclusiveWeight,inclusiveWeight,exclusiveShare,inclusiveShare\n");
                     foreach (var s in shares)
                     {
-                        Console.Out.Write(Csv.Line(s.Process, s.Module, s.Kernel ? "1" : "0", Csv.Number(s.ExclusiveWeight), Csv.Number(s.InclusiveWeight),
+                        console.Out.Write(Csv.Line(s.Process, s.Module, s.Kernel ? "1" : "0", Csv.Number(s.ExclusiveWeight), Csv.Number(s.InclusiveWeight),
                             s.ExclusiveShare.ToString("0.######", System.Globalization.CultureInfo.InvariantCulture),
                             s.InclusiveShare.ToString("0.######", System.Globalization.CultureInfo.InvariantCulture)) + "\n");
                     }
 
                     break;
                 case "json":
-                    Console.Out.Write(JsonSerializer.Serialize(shares, ProbeJson.Options) + "\n");
+                    console.Out.Write(JsonSerializer.Serialize(shares, ProbeJson.Options) + "\n");
                     break;
                 default:
                     var table = new Table().AddColumns("Process", "Module", "Kind", "Exclusive", "Inclusive");
@@ -56,7 +56,7 @@ public static class StacksModulesCommand
                             s.InclusiveShare.ToString("P1", System.Globalization.CultureInfo.InvariantCulture));
                     }
 
-                    StacksConsole.Create().Write(table);
+                    StacksConsole.Create(console).Write(table);
                     break;
             }
 

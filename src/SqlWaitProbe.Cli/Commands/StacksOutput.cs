@@ -1,16 +1,17 @@
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Cli.Infrastructure;
 
 namespace SqlWaitProbe.Cli.Commands;
 
 /// <summary>Writes command output to a file (through a temporary file moved into place, so no half-written file is left) or to stdout.</summary>
 internal static class StacksOutput
 {
-    /// <summary>Writes to <paramref name="path"/>, or to stdout when it is null or <c>-</c>.</summary>
-    public static async Task WriteAsync(string? path, Func<Stream, Task> write)
+    /// <summary>Writes to <paramref name="path"/>, or to <paramref name="console"/>'s stdout when it is null or <c>-</c>.</summary>
+    public static async Task WriteAsync(IProbeConsole console, string? path, Func<Stream, Task> write)
     {
         if (path is null || path == "-")
         {
-            await using var stdout = Console.OpenStandardOutput();
+            await using var stdout = console.OpenStandardOutput();
             await write(stdout);
             await stdout.FlushAsync();
             return;
@@ -34,16 +35,16 @@ internal static class StacksOutput
         await Core.Files.AtomicFile.WriteAsync(full, (stream, _) => write(stream), CancellationToken.None);
     }
 
-    /// <summary>Writes text through <see cref="WriteAsync(string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
-    public static Task WriteTextAsync(string? path, Action<TextWriter> write)
+    /// <summary>Writes text through <see cref="WriteAsync(IProbeConsole, string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
+    public static Task WriteTextAsync(IProbeConsole console, string? path, Action<TextWriter> write)
     {
         if (path is null || path == "-")
         {
-            write(Console.Out);
-            return Console.Out.FlushAsync();
+            write(console.Out);
+            return console.Out.FlushAsync();
         }
 
-        return WriteAsync(path, async stream =>
+        return WriteAsync(console, path, async stream =>
         {
             await using var writer = new StreamWriter(stream, new System.Text.UTF8Encoding(false), 1 << 16, leaveOpen: true) { NewLine = "\n" };
             write(writer);

@@ -8,18 +8,18 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class StacksSpeedscopeCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = "The JSON file to write (open it at speedscope.app)", Required = true };
         var command = new Command("speedscope", "Convert stacks to speedscope's JSON format.");
         command.Arguments.Add(input);
         command.Options.Add(output);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async _ =>
+        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var path = parse.GetValue(input)!;
-            var (profile, unit) = StacksInput.LoadWithUnit(path);
-            await StacksOutput.WriteAsync(parse.GetValue(output), stream =>
+            var (profile, unit) = StacksInput.LoadWithUnit(console, path);
+            await StacksOutput.WriteAsync(console, parse.GetValue(output), stream =>
             {
                 // A speedscope input keeps its unit (sample counts and perf periods are 'none').
                 var file = SpeedscopeWriter.Convert(profile, path == "-" ? "stdin" : Path.GetFileName(path));

@@ -18,7 +18,7 @@ public static class WorkloadsCommand
     private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for (default per engine)." };
 
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var command = new Command("workloads", "List the built-in workloads or show one with its exact SQL.");
         var list = new Command("list", "List the workloads: name, engine, what each does and what it is known to show.");
@@ -33,12 +33,12 @@ public static class WorkloadsCommand
             command.Subcommands.Add(c);
         }
 
-        list.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        list.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
         {
             var workloads = Catalog(parse);
             if (IsJson(parse))
             {
-                Console.Out.WriteLine(JsonSerializer.Serialize(workloads, ProbeJson.Options));
+                console.Out.WriteLine(JsonSerializer.Serialize(workloads, ProbeJson.Options));
                 return Task.FromResult(0);
             }
 
@@ -48,10 +48,10 @@ public static class WorkloadsCommand
                 table.AddRow(Markup.Escape(w.Name), w.Engine, Markup.Escape(w.Summary), Markup.Escape(w.KnownToShow));
             }
 
-            Output().Write(table);
+            Output(console).Write(table);
             return Task.FromResult(0);
         }));
-        show.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, _ =>
+        show.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
         {
             var wanted = parse.GetValue(name)!;
             var matches = Catalog(parse).Where(w => string.Equals(w.Name, wanted, StringComparison.OrdinalIgnoreCase)).ToArray();
@@ -62,31 +62,31 @@ public static class WorkloadsCommand
 
             if (IsJson(parse))
             {
-                Console.Out.WriteLine(JsonSerializer.Serialize(matches, ProbeJson.Options));
+                console.Out.WriteLine(JsonSerializer.Serialize(matches, ProbeJson.Options));
                 return Task.FromResult(0);
             }
 
             foreach (var w in matches)
             {
-                Console.Out.WriteLine($"{w.Name} ({w.Engine}): {w.Summary}");
-                Console.Out.WriteLine($"Known to show: {w.KnownToShow}");
-                Console.Out.WriteLine("-- setup (run once, idempotent)");
+                console.Out.WriteLine($"{w.Name} ({w.Engine}): {w.Summary}");
+                console.Out.WriteLine($"Known to show: {w.KnownToShow}");
+                console.Out.WriteLine("-- setup (run once, idempotent)");
                 foreach (var s in w.Setup)
                 {
-                    PrintStatement(w.Engine, s);
+                    PrintStatement(console.Out, w.Engine, s);
                 }
 
                 if (w.SessionSetup.Count > 0)
                 {
-                    Console.Out.WriteLine("-- on each new session");
+                    console.Out.WriteLine("-- on each new session");
                     foreach (var s in w.SessionSetup)
                     {
-                        PrintStatement(w.Engine, s);
+                        PrintStatement(console.Out, w.Engine, s);
                     }
                 }
 
-                Console.Out.WriteLine("-- every execution");
-                PrintStatement(w.Engine, w.Query);
+                console.Out.WriteLine("-- every execution");
+                PrintStatement(console.Out, w.Engine, w.Query);
             }
 
             return Task.FromResult(0);
@@ -119,28 +119,28 @@ public static class WorkloadsCommand
         var f => throw new BadInputException($"--format '{f}' is not known; use table or json"),
     };
 
-    private static IAnsiConsole Output() => AnsiConsole.Create(new AnsiConsoleSettings
+    private static IAnsiConsole Output(IProbeConsole console) => AnsiConsole.Create(new AnsiConsoleSettings
     {
-        Out = new AnsiConsoleOutput(Console.Out),
-        Ansi = Console.IsOutputRedirected ? AnsiSupport.No : AnsiSupport.Detect,
-        ColorSystem = Console.IsOutputRedirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
+        Out = new AnsiConsoleOutput(console.Out),
+        Ansi = console.IsOutputRedirected ? AnsiSupport.No : AnsiSupport.Detect,
+        ColorSystem = console.IsOutputRedirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
     });
 
     /// <summary>
     /// One statement as it can be pasted into a client: each SQL Server batch followed by <c>GO</c> (the probe sends each
     /// as its own batch), each PostgreSQL statement ended by one semicolon.
     /// </summary>
-    private static void PrintStatement(string engine, string sql)
+    private static void PrintStatement(TextWriter output, string engine, string sql)
     {
         var text = sql.Trim();
         if (engine == "sqlserver")
         {
-            Console.Out.WriteLine(text);
-            Console.Out.WriteLine("GO");
+            output.WriteLine(text);
+            output.WriteLine("GO");
         }
         else
         {
-            Console.Out.WriteLine(text.EndsWith(';') ? text : text + ";");
+            output.WriteLine(text.EndsWith(';') ? text : text + ";");
         }
     }
 }

@@ -11,7 +11,7 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class XeCommand
 {
     /// <summary>Builds the command.</summary>
-    public static Command Create()
+    public static Command Create(IProbeConsole console)
     {
         var file = new Argument<string>("file") { Description = "An extended-event file (.xel) written by an event_file target" };
         var format = new Option<string>("--format") { Description = "csv (one row per event, one column per field and action) or json (one object per event)", DefaultValueFactory = _ => "csv" };
@@ -21,14 +21,14 @@ public static class XeCommand
         read.Arguments.Add(file);
         read.Options.Add(format);
         read.Options.Add(output);
-        read.SetAction((parse, ct) => CommandRunner.RunAsync(parse, ct, async token =>
+        read.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var path = parse.GetValue(file)!;
             var json = parse.GetValue(format) == "json";
 
             // Reading twice keeps memory flat: the first pass learns the columns, the second writes the rows.
             (string[] Fields, string[] Actions)? columns = json ? null : Columns(path, token);
-            await StacksOutput.WriteTextAsync(parse.GetValue(output), writer =>
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer =>
             {
                 if (json)
                 {

@@ -1,21 +1,26 @@
 using System.CommandLine;
 using Serilog;
-using Serilog.Events;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
 /// <summary>
-/// Runs a command body with the probe's conventions: Serilog set up (console at warning, or debug with
-/// -v; a log file when the command writes a folder), errors turned into one line and an exit code.
+/// Runs a command body with the probe's conventions: the invocation's log (console at warning, or debug with
+/// -v; a log file when the command writes a folder), errors turned into one line on the console and an exit code.
 /// </summary>
 public static class CommandRunner
 {
     /// <summary>Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.</summary>
-    public static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null)
+    public static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null)
     {
         var newFolder = logFolder is not null && !Directory.Exists(logFolder);
-        ConfigureLogging(parse.GetValue(GlobalOptions.Verbose), logFolder);
+        if (logFolder is not null)
+        {
+            Directory.CreateDirectory(logFolder);
+        }
+
+        using var logger = ProbeLog.Create(console, parse.GetValue(GlobalOptions.Verbose), logFolder is null ? null : Path.Combine(logFolder, "probe.log"));
+        ProbeLog.Swap(logger);
         var rejected = false;
         var command = CommandPath(parse);
         try
@@ -28,35 +33,36 @@ public static class CommandRunner
         }
         catch (BadInputException e)
         {
-            await Console.Error.WriteLineAsync("probe: " + e.OneLine);
+            await console.Error.WriteLineAsync("probe: " + e.OneLine);
             Log.Debug(e, "bad input");
             rejected = true;
             return (int)ExitCode.BadInput;
         }
         catch (EnvironmentProblemException e)
         {
-            await Console.Error.WriteLineAsync("probe: " + e.OneLine);
+            await console.Error.WriteLineAsync("probe: " + e.OneLine);
             Log.Debug(e, "environment problem");
             return (int)ExitCode.Failure;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            await Console.Error.WriteLineAsync("probe: interrupted.");
+            await console.Error.WriteLineAsync("probe: interrupted.");
             return (int)ExitCode.Interrupted;
         }
         catch (Exception e) when (DiskFull.Is(e))
         {
-            await Console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); free some space and run the command again");
+            await console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); free some space and run the command again");
             Log.Debug(e, "disk full");
             return (int)ExitCode.Failure;
         }
         catch (Exception e)
         {
-            return await InternalError.ReportAsync(e, logFolder);
+            return await InternalError.ReportAsync(console, e, logFolder);
         }
         finally
         {
-            await Log.CloseAndFlushAsync();
+            ProbeLog.Swap(null);
+            logger.Dispose();
             if (rejected && newFolder)
             {
                 RemoveLogOnlyFolder(logFolder!);
@@ -88,29 +94,5 @@ public static class CommandRunner
         catch (IOException)
         {
         }
-    }
-
-    /// <summary>Console log lines: the time of day in UTC, marked as such.</summary>
-    public const string ConsoleTemplate = "{UtcTimestamp:HH:mm:ss}Z {Level:u3} {Message:lj}{NewLine}";
-
-    /// <summary>Log file lines: ISO-8601 UTC times (Serilog's UtcTimestamp, whatever the machine's time zone).</summary>
-    public const string FileTemplate = "{UtcTimestamp:yyyy-MM-ddTHH:mm:ss.fffZ} {Level:u3} {Message:lj}{NewLine}{Exception}";
-
-    /// <summary>Sets up the global Serilog logger.</summary>
-    public static void ConfigureLogging(bool verbose, string? logFolder)
-    {
-        var config = new LoggerConfiguration()
-            .MinimumLevel.Debug()
-            .WriteTo.Console(
-                restrictedToMinimumLevel: verbose ? LogEventLevel.Debug : LogEventLevel.Warning,
-                standardErrorFromLevel: LogEventLevel.Verbose,
-                outputTemplate: ConsoleTemplate);
-        if (logFolder is not null)
-        {
-            Directory.CreateDirectory(logFolder);
-            config = config.WriteTo.File(Path.Combine(logFolder, "probe.log"), outputTemplate: FileTemplate);
-        }
-
-        Log.Logger = config.CreateLogger();
     }
 }

@@ -5,14 +5,14 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 /// <summary>Interactive prompts on the terminal: a password without echo, and yes/no confirmations.</summary>
 public static class ConsolePrompt
 {
-    /// <summary>Reads a line without echoing it (for passwords).</summary>
-    public static string ReadSecret(string prompt)
+    /// <summary>Reads a line from <paramref name="console"/> without echoing it (for passwords).</summary>
+    public static string ReadSecret(IProbeConsole console, string prompt)
     {
-        Console.Error.Write(prompt);
+        console.Error.Write(prompt);
         var sb = new StringBuilder();
         while (true)
         {
-            var key = Console.ReadKey(intercept: true);
+            var key = console.ReadKey(intercept: true);
             if (key.Key == ConsoleKey.Enter)
             {
                 break;
@@ -34,15 +34,15 @@ public static class ConsolePrompt
             }
         }
 
-        Console.Error.WriteLine();
+        console.Error.WriteLine();
         return sb.ToString();
     }
 
-    /// <summary>Asks a yes/no question on the terminal; false unless the answer starts with y.</summary>
-    public static bool Confirm(string question)
+    /// <summary>Asks a yes/no question on <paramref name="console"/>; false unless the answer starts with y.</summary>
+    public static bool Confirm(IProbeConsole console, string question)
     {
-        Console.Error.Write(question + " [y/N] ");
-        var answer = Console.ReadLine();
+        console.Error.Write(question + " [y/N] ");
+        var answer = console.ReadLine();
         return answer is not null && answer.TrimStart().StartsWith('y');
     }
 }

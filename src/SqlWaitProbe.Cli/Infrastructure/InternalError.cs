@@ -10,16 +10,16 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 /// </summary>
 internal static class InternalError
 {
-    /// <summary>Logs <paramref name="e"/> (into <paramref name="logFolder"/>'s probe.log, or a new file in the temporary folder) and returns 70.</summary>
-    public static async Task<int> ReportAsync(Exception e, string? logFolder)
+    /// <summary>Tells <paramref name="console"/> and logs <paramref name="e"/> (into <paramref name="logFolder"/>'s probe.log, or a new file in the temporary folder) and returns 70.</summary>
+    public static async Task<int> ReportAsync(IProbeConsole console, Exception e, string? logFolder)
     {
         string? log = null;
         try
         {
             if (logFolder is not null && File.Exists(Path.Combine(logFolder, "probe.log")))
             {
+                // The invocation's file sink writes through, so the log holds the exception once this returns.
                 Log.Error(e, "internal error");
-                await Log.CloseAndFlushAsync();
                 log = Path.Combine(logFolder, "probe.log");
             }
             else
@@ -37,7 +37,7 @@ internal static class InternalError
         }
 
         var where = log is null ? "no log could be written; rerun with -v" : "details in " + log;
-        await Console.Error.WriteLineAsync($"probe: internal error: {e.GetType().Name}: {e.Message.Split('\n')[0]} ({where}). This is a bug in probe; please report it with that log.");
+        await console.Error.WriteLineAsync($"probe: internal error: {e.GetType().Name}: {e.Message.Split('\n')[0]} ({where}). This is a bug in probe; please report it with that log.");
         return (int)ExitCode.InternalError;
     }
 }

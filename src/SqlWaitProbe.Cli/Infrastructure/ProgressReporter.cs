@@ -9,30 +9,30 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 /// </summary>
 public static class ProgressReporter
 {
-    /// <summary>True when stderr is a terminal.</summary>
-    public static bool Interactive => !Console.IsErrorRedirected && Environment.GetEnvironmentVariable("CI") is null;
+    /// <summary>True when <paramref name="console"/>'s stderr is a terminal and this is not a CI run.</summary>
+    public static bool Interactive(IProbeConsole console) => !console.IsErrorRedirected && Environment.GetEnvironmentVariable("CI") is null;
 
-    /// <summary>Runs <paramref name="work"/> showing the messages it reports.</summary>
-    public static async Task<T> RunAsync<T>(string title, Func<IProgress<string>, Task<T>> work)
+    /// <summary>Runs <paramref name="work"/> showing the messages it reports on <paramref name="console"/>.</summary>
+    public static async Task<T> RunAsync<T>(IProbeConsole console, string title, Func<IProgress<string>, Task<T>> work)
     {
         Log.Information("{Title}", title);
-        if (!Interactive)
+        if (!Interactive(console))
         {
-            Console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {title}");
+            console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {title}");
             return await work(new SynchronousProgress(m =>
             {
                 Log.Information("{Progress}", m);
-                Console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {m}");
+                console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {m}");
             }));
         }
 
-        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
-        return await console.Status().StartAsync(title, async ctx =>
+        var ansi = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(console.Error) });
+        return await ansi.Status().StartAsync(title, async ctx =>
             await work(new SynchronousProgress(m =>
             {
                 Log.Information("{Progress}", m);
                 ctx.Status(Markup.Escape(m));
-                console.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(m)}");
+                ansi.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(m)}");
             })));
     }
 
