@@ -1,12 +1,12 @@
 using System.Text;
 using SqlWaitProbe.Analysis;
-using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Reporting.Charts;
-using static SqlWaitProbe.Analysis.Findings.FindingRules;
 
 namespace SqlWaitProbe.Reporting.Output;
 
-/// <summary>Writes report.html: one self-contained file (inline CSS, inline SVG charts, flame graphs in sandboxed frames), findings first.</summary>
+/// <summary>
+/// Writes report.html from the <see cref="ReportModel"/>: one self-contained file (inline CSS, inline SVG charts,
+/// flame graphs in sandboxed frames), the same sections and words as report.md.
+/// </summary>
 public static class HtmlReport
 {
     private const string Css = """
@@ -23,95 +23,76 @@ public static class HtmlReport
         """;
 
     /// <summary>The report. <paramref name="charts"/> are inline SVGs; <paramref name="flameGraphs"/> maps phase (or <c>diff</c>) to SVG text.</summary>
-    public static string Render(AnalysisResult a, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs, IReadOnlyList<string> notes)
+    public static string Render(AnalysisResult a, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs, IReadOnlyList<string> notes) =>
+        Render(ReportModel.Build(a, notes), charts, flameGraphs);
+
+    /// <summary>Renders <paramref name="document"/>, with the charts and flame graphs (which only HTML shows inline) before the modules.</summary>
+    public static string Render(ReportDocument document, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs)
     {
-        var m = a.Manifest;
         var sb = new StringBuilder();
-        sb.Append($"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>probe report: {E(m.Workload)} on {E(m.Engine)}</title><style>{Css}</style></head><body>\n");
-        sb.Append($"<h1>probe report: {E(m.Workload)} on {E(m.Engine)} ({E(m.Host)})</h1>\n");
-        if (m.Status != BundleStatus.Complete)
+        sb.Append($"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{E(document.Title)}</title><style>{Css}</style></head><body>\n");
+        sb.Append($"<h1>{E(document.Title)}</h1>\n");
+        if (document.Banner is { } banner)
         {
-            sb.Append($"<p class=\"banner\">This capture is {E(m.Status)}{(m.Reason is null ? "" : " (" + E(m.Reason) + ")")}: the figures cover only what was captured.</p>\n");
+            sb.Append($"<p class=\"banner\">{E(banner)}</p>\n");
         }
 
-        sb.Append($"<p>Captured {m.StartUtc:yyyy-MM-ddTHH:mm:ssZ} – {m.EndUtc:yyyy-MM-ddTHH:mm:ssZ}, {m.LogicalCpus} logical CPUs, {E(m.Os)}, server {E(m.ServerVersion)}, run {E(m.RunId)}.</p>\n");
-        sb.Append("<h2>Findings</h2>\n");
-        if (a.Findings.Count == 0)
+        sb.Append($"<p>{E(document.Summary)}</p>\n");
+        var figuresDone = false;
+        foreach (var section in document.Sections)
         {
-            sb.Append("<p>No rule fired.</p>\n");
-        }
-
-        foreach (var f in a.Findings)
-        {
-            sb.Append($"<div class=\"finding {E(f.Severity)}\"><span class=\"sev\">{E(f.Severity)}</span> {E(f.Title)} <code>{E(f.Id)}</code><ul>");
-            foreach (var e in f.Evidence) sb.Append($"<li>{E(e)}</li>");
-            sb.Append("</ul></div>\n");
-        }
-
-        sb.Append("<h2>Time ledger per phase</h2>\n");
-        foreach (var l in a.Ledgers)
-        {
-            sb.Append($"<h3>{E(l.Phase)}: {E(l.Headline)}</h3>\n");
-            var rows = new List<string[]>
+            if (!figuresDone && section.Key is "modules" or "waits")
             {
-                new[] { "session time", F(l.SessionSeconds), "100%", l.SessionSource },
-                new[] { "waits", F(l.WaitSeconds), Share(l.WaitSeconds, l.SessionSeconds), l.WaitsCaptured ? l.Waits.FirstOrDefault()?.Source ?? "waits.csv" : "not captured" },
-                new[] { "CPU", F(l.CpuSeconds), Share(l.CpuSeconds, l.SessionSeconds), l.CpuSource },
-                new[] { l.UnaccountedSeconds < 0 ? "unaccounted (over-accounted)" : "unaccounted", F(l.UnaccountedSeconds), Share(l.UnaccountedSeconds, l.SessionSeconds), "session − waits − CPU" },
-            };
-            rows.AddRange(l.UnaccountedCauses.Select(c => new[] { "↳ " + c.Cause, F(c.Seconds), Share(c.Seconds, l.SessionSeconds), c.Source }));
-            Table(sb, ["part", "seconds", "share", "source"], rows, 1, 2);
-            if (l.Evidence.Count > 0)
+                AppendFigures(sb, charts, flameGraphs);
+                figuresDone = true;
+            }
+
+            sb.Append($"<h{section.Level}>{Inline(section.Title)}</h{section.Level}>\n");
+            foreach (var block in section.Blocks)
             {
+                Append(sb, block);
+            }
+        }
+
+        sb.Append("</body></html>\n");
+        return sb.ToString();
+    }
+
+    private static void Append(StringBuilder sb, ReportBlock block)
+    {
+        switch (block.Kind)
+        {
+            case ReportBlockKind.Paragraph:
+                sb.Append($"<p>{Inline(block.Text)}</p>\n");
+                break;
+            case ReportBlockKind.List:
                 sb.Append("<ul>");
-                foreach (var e in l.Evidence) sb.Append($"<li>{E(e)}</li>");
+                foreach (var item in block.Items) sb.Append($"<li>{Inline(item)}</li>");
                 sb.Append("</ul>\n");
-            }
+                break;
+            case ReportBlockKind.Finding:
+                sb.Append($"<div class=\"finding {E(block.Severity)}\"><span class=\"sev\">{E(block.Severity)}</span> {E(block.Text)} <code>{E(block.Id)}</code><ul>");
+                foreach (var e in block.Items) sb.Append($"<li>{E(e)}</li>");
+                sb.Append("</ul></div>\n");
+                break;
+            default:
+                sb.Append("<table><tr>");
+                foreach (var h in block.Headers) sb.Append($"<th>{E(h)}</th>");
+                sb.Append("</tr>\n");
+                foreach (var row in block.Rows)
+                {
+                    sb.Append("<tr>");
+                    for (var i = 0; i < row.Count; i++) sb.Append(block.Numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
+                    sb.Append("</tr>\n");
+                }
 
-            if (l.OffCpu is not null)
-            {
-                sb.Append($"<h4>{E(OffCpuSection.Heading(l))}</h4>\n");
-                Table(sb, OffCpuSection.Headers, OffCpuSection.Rows(l), 1, 2, 3, 4, 5, 6);
-            }
+                sb.Append("</table>\n");
+                break;
         }
+    }
 
-        if (a.Growth.Count > 0)
-        {
-            sb.Append($"<h2>Growth: CPU ms per execution, baseline → {E(a.Load?.Phase ?? "")}</h2>\n");
-            Table(sb, ["module", "kernel", "baseline ms/exec", "load ms/exec", "Δ ms/exec", "ratio", "share of growth"],
-                a.Growth.Take(15).Select(g => new[] { g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), ReportText.Signed(g.DeltaMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", ReportText.Share(g.ShareOfGrowth) }), 2, 3, 4, 5, 6);
-            if (ReportText.GrowthNote(a) is { } note)
-            {
-                sb.Append($"<p>{E(note)}</p>\n");
-            }
-        }
-
-        if (a.GrowthByPhase.Count > 1)
-        {
-            sb.Append("<h2>CPU ms per execution by module across phases</h2>\n");
-            var modules = a.GrowthByPhase[^1].Rows.Take(10).Select(r => (r.Module, r.Kernel)).ToArray();
-            Table(sb, ["module", "baseline", .. a.GrowthByPhase.Select(g => g.Phase)], modules.Select(m => (string[])
-            [
-                m.Module + (m.Kernel ? " (kernel)" : ""),
-                F(a.GrowthByPhase[0].Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.BaselineMsPerExecution ?? 0),
-                .. a.GrowthByPhase.Select(g => F(g.Rows.FirstOrDefault(r => r.Module == m.Module && r.Kernel == m.Kernel)?.LoadMsPerExecution ?? 0)),
-            ]), [.. Enumerable.Range(1, a.GrowthByPhase.Count + 1)]);
-        }
-
-        if (a.Scalability.Count > 0)
-        {
-            sb.Append("<h2>Scalability</h2>\n");
-            Table(sb, ["phase", "threads", "executions/s", "ms/exec", "ideal executions/s", "vs ideal", "top module", "top wait", "top spinlock"],
-                a.Scalability.Select(s => new[] { s.Phase, s.Threads.ToString(), F(s.ExecutionsPerSecond), F(s.MsPerExecution), F(s.IdealExecutionsPerSecond), Pct(s.VsIdeal), s.TopModule, s.TopWait, s.TopSpinlock }), 1, 2, 3, 4, 5);
-        }
-
-        if (a.CallPathsModule is { } pathsModule && a.CallPathsIntoFastest.Count > 0)
-        {
-            sb.Append($"<h2>Call paths into {E(pathsModule)} ({E(a.CallPathsWhy)})</h2>\n<p>Heaviest paths in {E((a.Load ?? a.Ledgers[0]).Phase)}, root → module, as shares of the process's samples.</p>\n<ul>");
-            foreach (var p in a.CallPathsIntoFastest) sb.Append($"<li>{Pct(p.Share)}: <code>{E(string.Join(" → ", p.Frames.TakeLast(8)))}</code></li>");
-            sb.Append("</ul>\n");
-        }
-
+    private static void AppendFigures(StringBuilder sb, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs)
+    {
         if (charts.Count > 0)
         {
             sb.Append("<h2>Charts</h2>\n");
@@ -127,79 +108,19 @@ public static class HtmlReport
                 AppendFlameFrame(sb, name, svg);
             }
         }
+    }
 
-        AppendModules(sb, a);
-        AppendRest(sb, a);
-        sb.Append("<h2>Data quality</h2>\n<ul>");
-        foreach (var n in a.DataQuality.Concat(notes)) sb.Append($"<li>{E(n)}</li>");
-        if (a.DataQuality.Count + notes.Count == 0) sb.Append("<li>every collector reported ok</li>");
-        sb.Append("</ul>\n<h2>Method</h2>\n<p>").Append(E(MarkdownReport.MethodText)).Append("</p>\n</body></html>\n");
+    // Text with `code` spans: escaped, and the spans as <code>.
+    private static string Inline(string text)
+    {
+        var parts = text.Split('`');
+        var sb = new StringBuilder();
+        for (var i = 0; i < parts.Length; i++)
+        {
+            sb.Append(i % 2 == 1 && i < parts.Length - 1 ? $"<code>{E(parts[i])}</code>" : E(parts[i]));
+        }
+
         return sb.ToString();
-    }
-
-    private static void AppendModules(StringBuilder sb, AnalysisResult a)
-    {
-        foreach (var l in a.Ledgers.Where(l => l.Modules.Count > 0))
-        {
-            sb.Append($"<h2>Modules of {E(a.Manifest.ServerProcess)} in {E(l.Phase)} (kernel share {(l.KernelShare is { } k ? Pct(k) : "n/a")})</h2>\n");
-            Table(sb, ["module", "kernel", "exclusive", "inclusive", l.CpuColumn],
-                l.Modules.Take(12).Select(x => new[] { x.Module, x.Kernel ? "yes" : "", Pct(x.ExclusiveShare), Pct(x.InclusiveShare), F(l.CpuFor(x.ExclusiveShare, x.CpuMsPerExecution)) }), 2, 3, 4);
-            if (l.Tags.Count > 0)
-            {
-                Table(sb, ["stack tag", "share", l.CpuColumn], l.Tags.Take(12).Select(t => new[] { t.Tag, Pct(t.Share), F(l.CpuFor(t.Share, t.CpuMsPerExecution)) }), 1, 2);
-            }
-        }
-    }
-
-    private static void AppendRest(StringBuilder sb, AnalysisResult a)
-    {
-        sb.Append("<h2>Top waits</h2>\n<ul>");
-        foreach (var l in a.Ledgers)
-        {
-            var text = !l.WaitsCaptured ? "waits not captured" : l.Waits.Count == 0 ? "no waits" : string.Join("; ", l.Waits.Take(5).Select(w => $"{w.Type} {F(w.Seconds)} s"));
-            sb.Append($"<li>{E(l.Phase)}: {E(text)}</li>");
-        }
-
-        sb.Append("</ul>\n");
-        if (a.Correlations.Count > 0)
-        {
-            sb.Append("<h2>Kernel CPU correlations</h2>\n");
-            Table(sb, ["phase", "series", "r", "seconds"], a.Correlations.Take(10).Select(c => new[] { c.Phase, c.Series, c.R.ToString("0.000"), c.Points.ToString() }), 2, 3);
-        }
-
-        var xe = a.Phases.Where(p => p.XePages is not null).ToArray();
-        if (xe.Length > 0)
-        {
-            sb.Append("<h2>Extended events: pages</h2>\n");
-            Table(sb, ["phase", "events", "pages allocated", "pages freed", "freed per execution", "top clerk"], xe.Select(p => new[]
-            {
-                p.Name, p.XePages!.Events.ToString(), F(p.XePages.PagesAllocated), F(p.XePages.PagesFreed),
-                F(p.Executions.Count > 0 ? p.XePages.PagesFreed / p.Executions.Count : 0), p.XePages.ByClerk().FirstOrDefault().Clerk ?? "",
-            }), 1, 2, 3, 4);
-        }
-
-        foreach (var (phase, view) in a.Focus)
-        {
-            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
-            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(onStack)} of samples)</h2>\n");
-            Table(sb, ["callers", "share"], view.Callers.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
-            Table(sb, ["callees", "share"], view.Callees.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
-        }
-    }
-
-    private static void Table(StringBuilder sb, string[] headers, IEnumerable<string[]> rows, params int[] numeric)
-    {
-        sb.Append("<table><tr>");
-        foreach (var h in headers) sb.Append($"<th>{E(h)}</th>");
-        sb.Append("</tr>\n");
-        foreach (var row in rows)
-        {
-            sb.Append("<tr>");
-            for (var i = 0; i < row.Length; i++) sb.Append(numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
-            sb.Append("</tr>\n");
-        }
-
-        sb.Append("</table>\n");
     }
 
     /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
@@ -248,8 +169,6 @@ public static class HtmlReport
         var text = svg.TrimStart();
         return text.StartsWith("<?xml", StringComparison.Ordinal) && text.IndexOf("?>", StringComparison.Ordinal) is var end and > 0 ? text[(end + 2)..] : text;
     }
-
-    private static string Share(double part, double total) => total > 0 ? Pct(part / total) : "n/a";
 
     private static string E(string s) => ReportText.Escape(s);
 }
