@@ -6,7 +6,6 @@ using SqlWaitProbe.TestSupport;
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>Formats a user brings: their own .xel files, and a speedscope export as the CPU source of a bundle.</summary>
-[Collection("console")]
 public sealed class FormatsInTests
 {
     private static readonly string Xel = TestData.Path("xel/sqltoolsservice__TestXel_0.xel");

@@ -9,7 +9,6 @@ namespace SqlWaitProbe.Cli.Tests;
 /// pprof and Chrome trace outputs, read back by what reads them: pprof by Go's own <c>go tool pprof</c> (installed by
 /// scripts/ensure-deps.sh), the trace's nested spans rebuilt into stacks and compared with the folded input.
 /// </summary>
-[Collection(StacksCollection.Name)]
 public sealed class StacksExportTests
 {
     public static TheoryData<string> Inputs() => new()
