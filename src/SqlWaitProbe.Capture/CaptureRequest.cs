@@ -68,6 +68,7 @@ public sealed record CaptureRequest
             SampleHz = arguments.SampleHz,
             SampleHzGiven = arguments.IsGiven("--sample-hz"),
             MaxPerfMegabytes = arguments.MaxPerfMegabytes,
+            CallGraph = arguments.CallGraph,
             Symbols = arguments.Symbols,
             Offline = arguments.Offline,
         };

@@ -44,7 +44,7 @@ public sealed class SqlServerCliTests
         Assert.Contains("FROM sys.dm_os_latch_stats", output);
         Assert.Contains("FROM sys.dm_os_spinlock_stats", output);
         Assert.Contains("FROM sys.dm_xe_object_columns", output);
-        Assert.Contains("perf record -a -g -F 499", output);
+        Assert.Contains("perf record -a -e cpu-clock --call-graph dwarf,8192 -F 499", output);
         foreach (var destructive in new[] { "DBCC", "CREATE DATABASE", "DROP TABLE", "CREATE TABLE", "TRUNCATE", "INSERT" })
         {
             Assert.DoesNotContain(destructive, output, StringComparison.OrdinalIgnoreCase);

@@ -9,7 +9,7 @@ public enum OsCollectorKind
     PdhCounters = 1,
     /// <summary>Per-session CPU of the server's backend processes from <c>/proc/PID</c> (engines with a process per session).</summary>
     BackendCpu = 2,
-    /// <summary>CPU sample stacks with <c>perf record -a -g</c> (Linux).</summary>
+    /// <summary>CPU sample stacks with <c>perf record -a --call-graph</c> (Linux).</summary>
     Perf = 3,
     /// <summary>CPU sample stacks with ETW kernel profiling through TraceEvent (Windows).</summary>
     Etw = 4,

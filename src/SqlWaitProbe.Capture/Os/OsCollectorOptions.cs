@@ -12,6 +12,9 @@ public sealed record OsCollectorOptions
     /// <summary>True when <c>--sample-hz</c> was given; otherwise ETW keeps its own 1 ms default.</summary>
     public bool SampleHzGiven { get; init; }
 
+    /// <summary><c>--call-graph</c>: fp, dwarf, lbr or auto (null: auto).</summary>
+    public string? CallGraph { get; init; }
+
     /// <summary>perf data cap per phase, MB.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;
 

@@ -1,6 +1,7 @@
 using SqlWaitProbe.Core.Bundle;
 using System.Globalization;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.Pdh;
 
@@ -31,6 +32,16 @@ public static class OsCollectorSelector
         if (options.MaxPerfMegabytes < 1)
         {
             return "--max-perf-mb must be at least 1";
+        }
+
+        if (PerfCallGraph.Resolve(options.CallGraph) is not { } callGraph)
+        {
+            return $"--call-graph must be auto, fp, dwarf or lbr (got '{options.CallGraph}')";
+        }
+
+        if (!isWindows && PerfCallGraph.Problem(callGraph) is { } lbr)
+        {
+            return lbr;
         }
 
         return StackCollector(options.Cpu, isWindows) switch
@@ -102,7 +113,7 @@ public static class OsCollectorSelector
         }
 
         var description = kind == OsCollectorKind.Perf
-            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -g -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script | gzip > phases/<phase>/cpu/perf.script.gz")
+            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script | gzip > phases/<phase>/cpu/perf.script.gz")
             : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module");
         if (!serverIsLocal)
         {

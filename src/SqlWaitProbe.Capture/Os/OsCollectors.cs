@@ -28,7 +28,7 @@ public static class OsCollectors
                     ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
                     : new BackendCpuCollector(),
                 OsCollectorKind.PdhCounters => EtwSupport.CreateCounterCollector(serverProcess),
-                OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = options.SampleHz, MaxMegabytes = options.MaxPerfMegabytes }),
+                OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes }),
                 _ => EtwSupport.CreateCpuCollector(
                     new EtwCaptureSettings
                     {

@@ -40,6 +40,7 @@ public static class CaptureArgumentsReader
         Yes = parse.GetValue(CaptureOptions.Yes),
         MaxDuration = parse.GetValue(CaptureOptions.MaxDuration) ?? "2h",
         MaxPerfMegabytes = parse.GetValue(CaptureOptions.MaxPerfMegabytes),
+        CallGraph = parse.GetValue(CaptureOptions.CallGraph),
         MaxXeMegabytes = parse.GetValue(CaptureOptions.MaxXeMegabytes),
         MinFreeDiskMegabytes = parse.GetValue(CaptureOptions.MinFreeDiskMegabytes),
         Symbols = parse.GetValue(CaptureOptions.Symbols),

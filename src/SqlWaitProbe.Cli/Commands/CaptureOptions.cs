@@ -183,6 +183,12 @@ public static class CaptureOptions
         DefaultValueFactory = _ => "2h",
     };
 
+    /// <summary><c>--call-graph</c>: how perf walks stacks.</summary>
+    public static readonly Option<string?> CallGraph = new("--call-graph")
+    {
+        Description = "How perf walks CPU stacks on Linux: dwarf (complete call paths through libraries built without frame pointers, such as libcrypto and glibc; about 8 KiB per sample), fp (frame pointers: small data, paths stop in such libraries), lbr (Intel CPUs with last-branch records) or auto (default: dwarf, see docs/performance.md).",
+    };
+
     /// <summary><c>--max-perf-mb</c>: cap on perf data per phase.</summary>
     public static readonly Option<int> MaxPerfMegabytes = new("--max-perf-mb")
     {
@@ -230,7 +236,7 @@ public static class CaptureOptions
     [
         Engine, Server, Workload, SqlFile, Proc, Threads, Duration, Iterations, NoBaseline, Scale, SampleHz, Cpu, Output,
         DryRun, Attach, Database, User, PasswordEnv, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, Application,
-        Login, SessionIds, ResetServerState, Yes, MaxDuration, MaxPerfMegabytes, MaxXeMegabytes, MinFreeDiskMegabytes,
+        Login, SessionIds, ResetServerState, Yes, MaxDuration, MaxPerfMegabytes, CallGraph, MaxXeMegabytes, MinFreeDiskMegabytes,
         Symbols, Offline, NoAnalyze, Format,
     ];
 

@@ -13,6 +13,7 @@ internal static class Completions
     {
         ["--engine"] = () => ["postgres", "sqlserver"],
         ["--cpu"] = () => ["perf", "etw", "none"],
+        ["--call-graph"] = () => SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.Modes,
         ["--xe"] = () => ["pages", "latches"],
         ["--workload"] = WorkloadsCommand.Names,
     };

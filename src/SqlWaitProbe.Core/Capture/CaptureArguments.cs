@@ -91,6 +91,9 @@ public sealed record CaptureArguments
     /// <summary><c>--max-duration</c> as typed.</summary>
     public string MaxDuration { get; init; } = "2h";
 
+    /// <summary><c>--call-graph</c>: auto, fp, dwarf or lbr (null: auto).</summary>
+    public string? CallGraph { get; init; }
+
     /// <summary><c>--max-perf-mb</c>.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;
 

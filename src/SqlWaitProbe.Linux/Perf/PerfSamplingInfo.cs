@@ -7,4 +7,8 @@ namespace SqlWaitProbe.Linux.Perf;
 /// <param name="LostSamples">Samples perf reported lost (perf script does not print them, so 0 here).</param>
 /// <param name="DurationSeconds">Length of the phase.</param>
 /// <param name="LogicalCpus">Logical CPUs of the machine.</param>
-public sealed record PerfSamplingInfo(string Source, int SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus);
+public sealed record PerfSamplingInfo(string Source, int SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus)
+{
+    /// <summary>The unit of the stack weights (<see cref="PerfWeightUnit"/>): nanoseconds for cpu-clock samples.</summary>
+    public string WeightUnit { get; init; } = PerfWeightUnit.Nanoseconds;
+}

@@ -21,7 +21,8 @@ public static class PerfScriptNormalizer
         var timeline = new Dictionary<(long Second, string Process, string Module, bool Kernel), long>();
         double? first = null;
         long samples = 0;
-        foreach (var sample in new PerfScriptReader().ReadSamples(input, profile.Frames, profile.Stacks))
+        var reader = new PerfScriptReader();
+        foreach (var sample in reader.ReadSamples(input, profile.Frames, profile.Stacks))
         {
             samples++;
             profile.Add(sample.Process, sample.StackId, sample.Weight);
@@ -44,7 +45,7 @@ public static class PerfScriptNormalizer
                 writer.Write('\n');
             }
         });
-        var info = new PerfSamplingInfo("perf", sampleHz, samples, 0, durationSeconds, logicalCpus);
+        var info = new PerfSamplingInfo("perf", sampleHz, samples, 0, durationSeconds, logicalCpus) { WeightUnit = reader.WeightUnit };
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(info, ProbeJson.Options)));
         return samples;
     }

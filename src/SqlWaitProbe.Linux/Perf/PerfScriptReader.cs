@@ -51,6 +51,7 @@ public sealed class PerfScriptReader
                 stack = stacks.Push(stack, bundleIds[id]);
             }
 
+            EventName ??= parser.EventName;
             var h = parser.Current;
             yield return new StackSample(h.Comm, h.Pid, h.Tid, h.Cpu, h.TimestampSeconds, h.Period, stack);
         }
@@ -82,6 +83,15 @@ public sealed class PerfScriptReader
 
         return new PerfInputSniff(false, null, source.LineNumber);
     }
+
+    /// <summary>The sampled event of the last input read (<c>cpu-clock</c>, <c>cycles</c>…), null before any sample.</summary>
+    public string? EventName { get; private set; }
+
+    /// <summary>
+    /// The unit of the weights read (speedscope's names): <c>nanoseconds</c> for perf's time-based events, whose
+    /// period is in ns; <c>none</c> for counts (cycles, or samples without a period).
+    /// </summary>
+    public string WeightUnit => PerfWeightUnit.Of(EventName);
 
     /// <summary>Reads <paramref name="path"/> into an aggregated profile; the process of each stack is perf's command name.</summary>
     public StackProfile ReadProfile(string path) => ReadProfile(PerfLineSource.Open(path));

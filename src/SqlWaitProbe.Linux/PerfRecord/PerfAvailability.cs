@@ -2,7 +2,7 @@ using System.Diagnostics;
 
 namespace SqlWaitProbe.Linux.PerfRecord;
 
-/// <summary>Whether <c>perf record -a -g</c> can run here, and if not, exactly what to do.</summary>
+/// <summary>Whether <c>perf record -a --call-graph</c> can run here, and if not, exactly what to do.</summary>
 public static class PerfAvailability
 {
     /// <summary>The command that installs perf on Debian.</summary>

@@ -11,7 +11,7 @@ using SqlWaitProbe.Linux.Perf;
 namespace SqlWaitProbe.Linux.PerfRecord;
 
 /// <summary>
-/// CPU stacks of every process for the phase window: <c>perf record -a -g -F HZ</c> as a child process, stopped
+/// CPU stacks of every process for the phase window: <c>perf record -a --call-graph MODE -F HZ</c> as a child process, stopped
 /// with SIGINT so it finishes its file, then <c>perf script</c> into <c>cpu/perf.script.gz</c> and the
 /// normaliser into the bundle's stack files.
 /// </summary>
@@ -54,7 +54,7 @@ public sealed partial class PerfRecordCollector : ICollector
         _dataPath = Path.Combine(_options.WorkFolder, $"probe-perf-{_options.RunId}-{phase.Name}.data");
         _stderrPath = _dataPath + ".log";
         var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in new[] { "record", "-a", "-g", "-F", _options.SampleHz.ToString(CultureInfo.InvariantCulture), "-o", _dataPath, $"--max-size={_options.MaxMegabytes}M" })
+        foreach (var a in RecordArguments(_options, _dataPath))
         {
             info.ArgumentList.Add(a);
         }
@@ -141,6 +141,14 @@ public sealed partial class PerfRecordCollector : ICollector
             _perf.Dispose();
         }
     }
+
+    /// <summary>The perf record command line after <c>perf</c>: every CPU, the call-graph mode, rate, output and size cap.</summary>
+    public static IReadOnlyList<string> RecordArguments(PerfRecordOptions options, string dataPath) =>
+    [
+        // cpu-clock on every machine (perf picks cycles where the CPU has counters): weights are then always ns.
+        "record", "-a", "-e", "cpu-clock", .. PerfCallGraph.RecordArguments(options.CallGraph),
+        "-F", options.SampleHz.ToString(CultureInfo.InvariantCulture), "-o", dataPath, $"--max-size={options.MaxMegabytes}M",
+    ];
 
     private static Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken) =>
         OffCpu.PerfScriptRunner.WriteGzipAsync(["script", "-i", dataPath], scriptPath, "stacks", cancellationToken);

@@ -6,6 +6,9 @@ public sealed record PerfRecordOptions
     /// <summary>Sampling frequency (<c>perf record -F</c>).</summary>
     public int SampleHz { get; init; } = 499;
 
+    /// <summary>How stacks are walked, a resolved <see cref="PerfCallGraph"/> mode (fp, dwarf or lbr).</summary>
+    public string CallGraph { get; init; } = PerfCallGraph.AutoMode;
+
     /// <summary>Largest perf data file per phase, in MB (<c>--max-size</c>).</summary>
     public int MaxMegabytes { get; init; } = 1024;
 

@@ -1,0 +1,86 @@
+using SqlWaitProbe.Linux.Perf;
+using SqlWaitProbe.Linux.PerfRecord;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Linux.Tests.Perf;
+
+/// <summary>A real <c>perf record --call-graph dwarf</c> capture of two PostgreSQL sessions hashing with pgcrypto.</summary>
+public sealed class PerfDwarfCaptureTests
+{
+    private const string DwarfCapture = "perf-script/local__pg15-digest-2sessions-dwarf.perf.txt.gz";
+
+    [Fact]
+    public void Dwarf_call_paths_into_libcrypto_reach_postgres_functions_and_the_thread_root()
+    {
+        var reader = new PerfScriptReader();
+        var profile = reader.ReadProfile(TestData.Path(DwarfCapture));
+
+        Assert.Equal("nanoseconds", reader.WeightUnit);
+        long intoCrypto = 0;
+        long viaPostgresMain = 0;
+        long unknown = 0;
+        foreach (var (process, stack, weight) in profile.Entries)
+        {
+            Assert.Equal("postgres", process);
+            var frames = profile.FramesOf(stack).ToArray();
+            if (frames.Any(f => f.Module == "[unknown]" || f.Symbol == "[unknown]"))
+            {
+                unknown += weight;
+            }
+
+            var crypto = Array.FindIndex(frames, f => f.Module == "libcrypto.so.3");
+            if (crypto < 0)
+            {
+                continue;
+            }
+
+            intoCrypto += weight;
+            var callers = frames[..crypto];
+            if (callers.Length > 0 && callers[0].Symbol == "_start" && callers.Any(f => f.QualifiedName == "postgres!PostgresMain")
+                && callers.Any(f => f.QualifiedName == "pgcrypto.so!pg_digest"))
+            {
+                viaPostgresMain += weight;
+            }
+        }
+
+        // The frame-pointer walk stopped in libcrypto (36% [unknown] inclusive); DWARF unwinding reaches _start.
+        Assert.True(intoCrypto > profile.TotalWeight / 3, $"libcrypto on {intoCrypto} of {profile.TotalWeight} ns");
+        Assert.True(viaPostgresMain > intoCrypto * 0.95, $"{viaPostgresMain} of {intoCrypto} ns of libcrypto stacks reach _start through PostgresMain and pg_digest");
+        Assert.True(unknown < profile.TotalWeight * 0.05, $"[unknown] on {unknown} of {profile.TotalWeight} ns");
+    }
+
+    [Theory]
+    [InlineData("auto", "dwarf,8192")]
+    [InlineData(null, "dwarf,8192")]
+    [InlineData("FP", "fp")]
+    [InlineData("dwarf", "dwarf,8192")]
+    [InlineData("lbr", "lbr")]
+    public void Call_graph_modes_give_the_perf_record_arguments(string? value, string expected)
+    {
+        var mode = PerfCallGraph.Resolve(value);
+        Assert.NotNull(mode);
+        Assert.Equal(["--call-graph", expected], PerfCallGraph.RecordArguments(mode));
+        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { RunId = "r", CallGraph = mode }, "/x.data");
+        Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", "-o", "/x.data", "--max-size=1024M"], args);
+    }
+
+    [Fact]
+    public void An_unknown_mode_is_refused_and_lbr_needs_branch_records()
+    {
+        Assert.Null(PerfCallGraph.Resolve("frames"));
+        var sys = TestData.TempFolder("sys");
+        Assert.Contains("--call-graph dwarf", PerfCallGraph.Problem("lbr", sys));
+        Directory.CreateDirectory(Path.Combine(sys, "bus/event_source/devices/cpu/caps"));
+        File.WriteAllText(Path.Combine(sys, "bus/event_source/devices/cpu/caps/branches"), "32\n");
+        Assert.Null(PerfCallGraph.Problem("lbr", sys));
+        Assert.Null(PerfCallGraph.Problem("dwarf", sys));
+    }
+
+    [Theory]
+    [InlineData("cpu-clock", "nanoseconds")]
+    [InlineData("cpu-clock:ppp", "nanoseconds")]
+    [InlineData("task-clock", "nanoseconds")]
+    [InlineData("cycles", "none")]
+    [InlineData(null, "none")]
+    public void Weight_units_follow_the_event(string? eventName, string unit) => Assert.Equal(unit, PerfWeightUnit.Of(eventName));
+}
