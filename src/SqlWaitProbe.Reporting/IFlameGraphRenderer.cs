@@ -14,4 +14,10 @@ public interface IFlameGraphRenderer
     /// red grew, blue shrank.
     /// </summary>
     string RenderDiff(StackProfile before, double beforeExecutions, StackProfile after, double afterExecutions, string title);
+
+    /// <summary>
+    /// The same renderer for weights in <paramref name="unit"/> (speedscope's names: <c>nanoseconds</c>,
+    /// <c>microseconds</c>, <c>milliseconds</c>, or <c>none</c> for counts), so tooltips give each weight its unit.
+    /// </summary>
+    IFlameGraphRenderer WithWeightUnit(string unit) => this;
 }

@@ -9,6 +9,12 @@ namespace SqlWaitProbe.Analysis.Input;
 /// <param name="LogicalCpus">CPUs sampled.</param>
 public sealed record SamplingInfo(string Source, double SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus)
 {
+    /// <summary>
+    /// The unit of the stack weights: <c>nanoseconds</c> for perf (its cpu-clock period; bundles written before the
+    /// unit was recorded hold the same), <c>none</c> for ETW, whose weights are sample counts.
+    /// </summary>
+    public string WeightUnit { get; init; } = Source == "perf" ? "nanoseconds" : "none";
+
     /// <summary>samples ÷ (duration × cpus × hz), or null when the denominator is zero.</summary>
     public double? Coverage
     {

@@ -31,7 +31,7 @@ public static class StacksFocusCommand
                 throw new BadInputException("--focus needs a pattern such as 'libcrypto*!*' or 'EVP_Digest'");
             }
 
-            var profile = StacksInput.LoadProfile(console, parse.GetValue(input)!);
+            var (profile, unit) = StacksInput.LoadWithUnit(console, parse.GetValue(input)!);
             var view = CallerCalleeView.Compute(profile, pattern);
             if (view.MatchedFrames.Count == 0)
             {
@@ -58,20 +58,24 @@ public static class StacksFocusCommand
             var ansi = StacksConsole.Create(console);
             ansi.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
-            ansi.Write(Table("Callers", view.Callers, withExclusive: false));
-            ansi.Write(Table("Callees", view.Callees, withExclusive: true));
+            ansi.Write(Table("Callers", view.Callers, withExclusive: false, unit));
+            ansi.Write(Table("Callees", view.Callees, withExclusive: true, unit));
             return Task.FromResult(0);
         }));
         return command;
     }
 
-    private static Table Table(string title, IReadOnlyList<CallerCalleeEntry> entries, bool withExclusive)
+    private static Table Table(string title, IReadOnlyList<CallerCalleeEntry> entries, bool withExclusive, string unit)
     {
+        // Weights in their unit: time-based ones (perf cpu-clock periods, speedscope times) as ms, counts as samples.
+        double? perMs = unit switch { "nanoseconds" => 1e6, "microseconds" => 1e3, "milliseconds" => 1, "seconds" => 1e-3, _ => null };
+        var suffix = perMs is null ? " (samples)" : " (ms)";
+        string Weight(long w) => perMs is { } d ? (w / d).ToString("0.###", CultureInfo.InvariantCulture) : w.ToString(CultureInfo.InvariantCulture);
         var table = new Table { Title = new TableTitle(title) };
-        table.AddColumns("Frame", "Inclusive", "% of focus");
+        table.AddColumns("Frame", "Inclusive" + suffix, "% of focus");
         if (withExclusive)
         {
-            table.AddColumn("Exclusive");
+            table.AddColumn("Exclusive" + suffix);
         }
 
         foreach (var e in entries.Take(40))
@@ -79,12 +83,12 @@ public static class StacksFocusCommand
             var cells = new List<string>
             {
                 Markup.Escape(e.Name),
-                e.InclusiveWeight.ToString(CultureInfo.InvariantCulture),
+                Weight(e.InclusiveWeight),
                 e.Share.ToString("P1", CultureInfo.InvariantCulture),
             };
             if (withExclusive)
             {
-                cells.Add(e.ExclusiveWeight.ToString(CultureInfo.InvariantCulture));
+                cells.Add(Weight(e.ExclusiveWeight));
             }
 
             table.AddRow(cells.ToArray());

@@ -66,7 +66,7 @@ internal sealed class StacksInput : IDisposable
     /// <summary>The stacks of <paramref name="argument"/> as a profile (process first, frames as <c>module!symbol</c> when known).</summary>
     public static StackProfile LoadProfile(IProbeConsole console, string argument) => LoadWithUnit(console, argument).Profile;
 
-    /// <summary>The stacks and the unit of their weights (<c>none</c> for sample counts and perf periods; a speedscope file's own unit).</summary>
+    /// <summary>The stacks and the unit of their weights (<c>nanoseconds</c> for perf's cpu-clock periods, <c>none</c> for counts; a speedscope file's own unit).</summary>
     public static SpeedscopeImport LoadWithUnit(IProbeConsole console, string argument)
     {
         using var input = Open(console, argument);
@@ -86,7 +86,9 @@ internal sealed class StacksInput : IDisposable
         switch (Kind)
         {
             case StacksInputKind.PerfScript:
-                return new SpeedscopeImport(new PerfScriptReader().ReadProfile(Body(), Name), "none");
+                var perf = new PerfScriptReader();
+                var read = perf.ReadProfile(Body(), Name);
+                return new SpeedscopeImport(read, perf.WeightUnit);
             case StacksInputKind.Speedscope:
                 using (var json = Body())
                 {

@@ -21,7 +21,7 @@ public static class StacksSpeedscopeCommand
             var (profile, unit) = StacksInput.LoadWithUnit(console, path);
             await StacksOutput.WriteAsync(console, parse.GetValue(output), stream =>
             {
-                // A speedscope input keeps its unit (sample counts and perf periods are 'none').
+                // The weights keep their unit: a speedscope input its own, perf cpu-clock periods nanoseconds, counts none.
                 var file = SpeedscopeWriter.Convert(profile, path == "-" ? "stdin" : Path.GetFileName(path));
                 foreach (var p in file.Profiles)
                 {

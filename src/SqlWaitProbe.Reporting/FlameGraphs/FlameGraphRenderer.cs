@@ -29,6 +29,9 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
     }
 
     /// <inheritdoc />
+    public IFlameGraphRenderer WithWeightUnit(string unit) => new FlameGraphRenderer(_options with { WeightUnit = unit });
+
+    /// <inheritdoc />
     public string Render(StackProfile profile, string title)
     {
         ArgumentNullException.ThrowIfNull(profile);
@@ -51,7 +54,7 @@ public sealed class FlameGraphRenderer : IFlameGraphRenderer
         var root = new FlameNode(default);
         FlameNode.AddProfile(root, after, asBefore: false);
         FlameNode.AddProfile(root, before, asBefore: true);
-        var unit = _options.CountName == FlameGraphOptions.Default.CountName ? "samples per execution" : _options.CountName;
+        var unit = _options.CountName == FlameGraphOptions.Default.CountName ? _options.PerExecutionUnit : _options.CountName;
         return new FlameGraphSvg(_options) { Executions = (beforeExecutions, afterExecutions), DiffUnit = unit }.Write(root, title);
     }
 }

@@ -73,12 +73,13 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
             var after = node.Value / Math.Max(exec.After, 1e-9);
             var change = before == 0 ? 1 : (after - before) / before;
             fill = Math.Abs(change) < 0.02 ? "rgb(255,255,255)" : FlameGraphPalette.ForChange(change);
-            stats = $"before {Num(before)}, after {Num(after)} {DiffUnit} ({(before == 0 ? "new" : (change >= 0 ? "+" : string.Empty) + Num(change * 100) + "%")})";
+            var scale = options.UnitsPerMillisecond is { } perMs && DiffUnit == options.PerExecutionUnit ? 1 / perMs : 1;
+            stats = $"before {Num(before * scale)}, after {Num(after * scale)} {DiffUnit} ({(before == 0 ? "new" : (change >= 0 ? "+" : string.Empty) + Num(change * 100) + "%")})";
         }
         else
         {
             fill = isRoot ? "rgb(220,220,220)" : FlameGraphPalette.For(node.Frame, isProcess);
-            stats = $"{node.Value.ToString(CultureInfo.InvariantCulture)} {options.CountName} ({Num(100.0 * node.Value / total)}%)";
+            stats = $"{options.FormatWeight(node.Value)} ({Num(100.0 * node.Value / total)}%)";
         }
 
         var module = isRoot || isProcess ? (isProcess ? "process" : string.Empty) : KindNote(node.Frame);

@@ -41,6 +41,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
         // The report shows the database server's CPU; the whole machine's samples (perf -a also sees the
         // probe, other tenants, builds) go to a separate file so the embedded graphs stay small and on topic.
         var server = analysis.Manifest.ServerProcess;
+        var cpuRenderer = renderer;
         foreach (var phase in analysis.Phases.Where(p => p.Stacks is not null))
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -49,6 +50,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
                 ? $"{phase.Name}: {attached.WatchedSessions} session(s) watched"
                 : $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions";
             var serverStacks = server.Length == 0 ? phase.Stacks! : phase.Stacks!.OnlyProcess(server);
+            renderer = cpuRenderer.WithWeightUnit(phase.Sampling?.WeightUnit ?? "none");
             var svg = renderer.Render(serverStacks, ReferenceEquals(serverStacks, phase.Stacks) ? title : $"{title} — {server}");
             FlameGraphs[phase.Name] = svg;
             Write($"flamegraph-{phase.Name}.svg", svg);
@@ -88,7 +90,7 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
 
             var profile = new Core.Stacks.StackProfile();
             Core.Stacks.FoldedStackFormat.ReadInto(new StringReader(folded), $"offcpu-{l.Phase}.folded", profile, firstFrameIsProcess: true);
-            var svg = renderer.Render(profile, $"{l.Phase}: off-CPU, µs blocked inside the executions ({l.OffCpu.Source}) — widths are time, not samples");
+            var svg = renderer.WithWeightUnit("microseconds").Render(profile, $"{l.Phase}: off-CPU, µs blocked inside the executions ({l.OffCpu.Source}) — widths are time, not samples");
             FlameGraphs["offcpu-" + l.Phase] = svg;
             Write($"flamegraph-offcpu-{l.Phase}.svg", svg);
         }

@@ -133,4 +133,20 @@ public sealed class FlameGraphRendererTests
         var parts = fill["rgb(".Length..^1].Split(',').Select(int.Parse).ToArray();
         return (parts[0], parts[1], parts[2]);
     }
+
+    [Fact]
+    public void Nanosecond_weights_read_as_cpu_milliseconds_never_as_samples()
+    {
+        var profile = new SqlWaitProbe.Core.Stacks.StackProfile();
+        profile.Add("postgres", [new("postgres", "_start", SqlWaitProbe.Core.Stacks.FrameKind.User), new("libcrypto.so.3", "SHA256_Update", SqlWaitProbe.Core.Stacks.FrameKind.User)], 12_501_001_904);
+        var renderer = new FlameGraphRenderer().WithWeightUnit("nanoseconds");
+
+        var svg = renderer.Render(profile, "load");
+        Assert.Contains("12501.002 ms (100%)", svg);
+        Assert.DoesNotContain(" samples", svg);
+
+        var diff = renderer.RenderDiff(profile, 10, profile, 20, "diff");
+        Assert.Contains("before 1250.1, after 625.05 ms per execution", diff);
+        Assert.DoesNotContain("samples", diff);
+    }
 }
