@@ -118,6 +118,13 @@ public static class BundleAnalyzer
             {
                 notes.Add($"phase {p.Name}: sampling coverage {FindingRules.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
             }
+
+            if (p.Stacks is { } stacks)
+            {
+                var server = manifest.ServerProcess;
+                var own = server.Length == 0 ? stacks : stacks.OnlyProcess(server);
+                notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf"));
+            }
         }
 
         // Extended events of the debug channel (page_allocated, page_freed) fire on hot paths: the report states

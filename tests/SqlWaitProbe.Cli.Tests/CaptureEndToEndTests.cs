@@ -51,6 +51,17 @@ public sealed class CaptureEndToEndTests
 
         var top = ModuleShares.Compute(profile, "postgres").OrderByDescending(s => s.ExclusiveWeight).First();
         Assert.Equal("libcrypto.so.3", top.Module);
+
+        // The default call graph (dwarf) walks through libcrypto, which has no frame pointers: the heaviest path
+        // into it reaches PostgreSQL's own functions, and [unknown] stays small.
+        var path = SqlWaitProbe.Analysis.Ledger.CallPaths.IntoModule(profile, "postgres", "libcrypto.so.3", kernel: false, top: 1).Single();
+        Assert.Contains(path.Frames, f => f.StartsWith("postgres!", StringComparison.Ordinal) && f != "postgres!?" && f != "postgres!_start");
+        var postgresWeight = profile.Entries.Where(e => e.Process == "postgres").Sum(e => e.Weight);
+        var unknown = profile.Entries.Where(e => e.Process == "postgres" && profile.FramesOf(e.StackId).Any(f => f.Symbol == "[unknown]")).Sum(e => e.Weight);
+        Assert.True(unknown < postgresWeight * 0.05, $"[unknown] holds {unknown} of {postgresWeight} ns inclusive");
+        var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
+        Assert.Contains("stack completeness of postgres", report);
+        Assert.DoesNotMatch(@"\d{9,} samples", File.ReadAllText(Path.Combine(dir, "report", "report.html")));
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
         AssertFindingsAsAUserReadsThem(Path.Combine(dir, "report", "findings.json"));
         Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + m.RunId)));

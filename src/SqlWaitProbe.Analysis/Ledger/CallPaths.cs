@@ -39,7 +39,7 @@ public static class CallPaths
         }
 
         return paths.OrderByDescending(kv => kv.Value).Take(top)
-            .Select(kv => new CallPath(profile.FramesOf(kv.Key).Select(f => f.QualifiedName).ToArray(), kv.Value, total > 0 ? kv.Value / (double)total : 0))
+            .Select(kv => new CallPath(profile.FramesOf(kv.Key).Select(f => f.DisplayName).ToArray(), kv.Value, total > 0 ? kv.Value / (double)total : 0))
             .ToArray();
     }
 }
