@@ -123,7 +123,7 @@ public static class BundleAnalyzer
             {
                 var server = manifest.ServerProcess;
                 var own = server.Length == 0 ? stacks : stacks.OnlyProcess(server);
-                notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf"));
+                notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf", p.Sampling?.CallGraph));
             }
         }
 

@@ -15,6 +15,9 @@ public sealed record SamplingInfo(string Source, double SampleHz, long Samples, 
     /// </summary>
     public string WeightUnit { get; init; } = Source == "perf" ? "nanoseconds" : "none";
 
+    /// <summary>How perf walked the stacks (<c>fp</c>, <c>dwarf</c>, <c>lbr</c>); null for ETW and older bundles.</summary>
+    public string? CallGraph { get; init; }
+
     /// <summary>samples ÷ (duration × cpus × hz), or null when the denominator is zero.</summary>
     public double? Coverage
     {

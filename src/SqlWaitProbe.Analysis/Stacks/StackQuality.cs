@@ -63,7 +63,7 @@ public static class StackQuality
     /// The Data quality lines of one phase: completeness, symbol coverage of the heaviest modules, lost samples,
     /// and what to do when either is poor.
     /// </summary>
-    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, int maxModules = 6)
+    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, string? callGraph = null, int maxModules = 6)
     {
         ArgumentNullException.ThrowIfNull(quality);
         var lines = new List<string>();
@@ -83,7 +83,9 @@ public static class StackQuality
         {
             remedies.Add(source == "etw"
                 ? "stacks stop short: ETW walks stacks by frame unwinding data, so check that the capture ran elevated and that stack walking was enabled for the profile event"
-                : "stacks stop short: record with --call-graph dwarf (perf's frame-pointer walk stops in libraries built without frame pointers, such as Debian's libcrypto and glibc)");
+                : callGraph == "dwarf"
+                    ? "stacks stop short even with DWARF unwinding: stacks deeper than the 8 KiB copy perf takes per sample, or code without unwind tables (JIT code, hand-written assembly), end early; the flame graph's root row shows where"
+                    : "stacks stop short: record with --call-graph dwarf (perf's frame-pointer walk stops in libraries built without frame pointers, such as Debian's libcrypto and glibc)");
         }
 
         var unsymbolised = heavy.Where(m => m.UnsymbolisedShare > 0.10 && m.Module != "[unknown]").Select(m => m.Module).ToArray();

@@ -11,4 +11,7 @@ public sealed record PerfSamplingInfo(string Source, int SampleHz, long Samples,
 {
     /// <summary>The unit of the stack weights (<see cref="PerfWeightUnit"/>): nanoseconds for cpu-clock samples.</summary>
     public string WeightUnit { get; init; } = PerfWeightUnit.Nanoseconds;
+
+    /// <summary>How perf walked the stacks (<c>fp</c>, <c>dwarf</c>, <c>lbr</c>); null when not known.</summary>
+    public string? CallGraph { get; init; }
 }

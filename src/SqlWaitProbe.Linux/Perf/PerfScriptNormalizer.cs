@@ -12,9 +12,9 @@ public static class PerfScriptNormalizer
     /// <summary>
     /// Reads <c>phases/&lt;phase&gt;/cpu/perf.script.gz</c> of the bundle at <paramref name="bundleRoot"/> and writes
     /// <c>cpu/stacks.folded</c>, <c>cpu/timeline.csv</c> and <c>cpu/sampling.json</c> beside it.
-    /// Returns the number of samples read.
+    /// <paramref name="callGraph"/> (fp, dwarf, lbr) is recorded for the stack-quality remedy. Returns the number of samples read.
     /// </summary>
-    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds)
+    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds, string? callGraph = null)
     {
         var input = Path.Combine(bundleRoot, BundlePaths.PerfScript(phase));
         var profile = new StackProfile();
@@ -45,7 +45,7 @@ public static class PerfScriptNormalizer
                 writer.Write('\n');
             }
         });
-        var info = new PerfSamplingInfo("perf", sampleHz, samples, 0, durationSeconds, logicalCpus) { WeightUnit = reader.WeightUnit };
+        var info = new PerfSamplingInfo("perf", sampleHz, samples, 0, durationSeconds, logicalCpus) { WeightUnit = reader.WeightUnit, CallGraph = callGraph };
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(info, ProbeJson.Options)));
         return samples;
     }

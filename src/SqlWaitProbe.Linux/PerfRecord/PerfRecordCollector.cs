@@ -121,7 +121,7 @@ public sealed partial class PerfRecordCollector : ICollector
 
             try
             {
-                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds);
+                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph);
             }
             catch (BadInputException e)
             {

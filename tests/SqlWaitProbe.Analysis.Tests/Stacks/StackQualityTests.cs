@@ -29,6 +29,11 @@ public sealed class StackQualityTests
         Assert.Contains("-dbgsym", remedy);
         Assert.Contains("DEBUGINFOD_URLS", remedy);
         Assert.Contains("perf map", remedy);
+
+        // Already recorded with dwarf: the remedy says why DWARF stacks end early instead of asking for dwarf.
+        var dwarf = Assert.Single(StackQuality.Describe("load", "postgres", quality, 0, "perf", "dwarf"), l => l.Contains("remedy", StringComparison.Ordinal));
+        Assert.Contains("8 KiB", dwarf);
+        Assert.DoesNotContain("record with --call-graph dwarf", dwarf);
     }
 
     [Fact]
