@@ -104,7 +104,14 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
             cancellationToken.ThrowIfCancellationRequested();
             progress.Report($"writing {phase.Name}.speedscope.json");
             using var json = new MemoryStream();
-            Speedscope.SpeedscopeWriter.Write(phase.Stacks!, $"{analysis.Manifest.Workload} {phase.Name}", json);
+            // The weights keep their unit: perf's are nanoseconds of cpu-clock, ETW's sample counts.
+            var file = Speedscope.SpeedscopeWriter.Convert(phase.Stacks!, $"{analysis.Manifest.Workload} {phase.Name}");
+            foreach (var profile in file.Profiles)
+            {
+                profile.Unit = phase.Sampling?.WeightUnit ?? "none";
+            }
+
+            Speedscope.SpeedscopeWriter.Write(file, json);
             Write($"{phase.Name}.speedscope.json", json.ToArray());
         }
     }
