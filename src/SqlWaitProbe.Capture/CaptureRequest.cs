@@ -65,6 +65,7 @@ public sealed record CaptureRequest
         var os = new OsCollectorOptions
         {
             Cpu = arguments.Cpu?.Trim().ToLowerInvariant(),
+            OffCpu = arguments.OffCpu?.Trim().ToLowerInvariant() ?? OsCollectorOptions.DefaultOffCpu,
             SampleHz = arguments.SampleHz,
             SampleHzGiven = arguments.IsGiven("--sample-hz"),
             MaxPerfMegabytes = arguments.MaxPerfMegabytes,

@@ -36,6 +36,7 @@ public static class CaptureSession
         using var signals = CaptureSignals.Begin(error, () =>
         {
             PerfRecordCollector.KillAll();
+            Linux.OffCpu.OffCpuCollector.KillAll();
             engine.KillNow();
         });
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);

@@ -123,4 +123,27 @@ public sealed class OffCpuLedgerTests
     [InlineData("sqlservr;sqlmin!LogWriter;ntdll!NtWaitForSingleObject;ntoskrnl!KeWaitForSingleObject_[k];ntoskrnl!KiCommitThreadWait_[k];ntoskrnl!KiSwapThread_[k]", "blocked in KeWaitForSingleObject: KeWaitForSingleObject ← NtWaitForSingleObject")]
     public void Stacks_are_named_by_what_they_waited_for(string stack, string label) =>
         Assert.Equal(label, OffCpuLabel.For(stack, stack.Split(';')[0]));
+
+    [Fact]
+    public void Waits_read_once_a_second_without_sessions_cover_the_stacks_through_the_servers_wait_points()
+    {
+        // pg_wait_sampling's profile: 300 ms of Lock waits, no session, no precise time.
+        const string latch = "postgres;postgres!LockAcquireExtended;postgres!WaitLatch;postgres!WaitEventSetWait;libc.so.6!epoll_wait;[kernel.kallsyms]!do_epoll_wait_[k];[kernel.kallsyms]!schedule_[k]";
+        var b = new CraftedBundle("postgres", "postgres")
+            .Phase("load", threads: 1, executionsPerSession: 4, msEach: 100)
+            .OffCpuStack("load", 0, latch).OffCpuStack("load", 1, ChildWait)
+            .SessionReading("load", 1, 0, 0, 0).SessionReading("load", 1, 400, 40, 0)
+            .WaitSample("load", 200, null, "Lock:advisory", 300);
+        for (var i = 0; i < 4; i++)
+        {
+            b.OffCpuInterval("load", i * 100 + 10, i * 100 + 85, 1, 'S', 0).OffCpuInterval("load", i * 100 + 85, i * 100 + 100, 1, 'S', 1);
+        }
+
+        var l = Analyze.Crafted(b).Ledgers[0];
+
+        Assert.Equal(300, l.OffCpu!.Stacks.Single(s => s.Stack == latch).InWaitsMs, 6);
+        Assert.Equal(0, l.OffCpu.Stacks.Single(s => s.Stack == ChildWait).InWaitsMs, 6);
+        Assert.Equal(0.06, l.UnaccountedCauses.Single(c => c.Cause.Contains("do_wait", StringComparison.Ordinal)).Seconds, 6);
+        Assert.Equal(0, l.UnaccountedCauses[^1].Seconds, 6);
+    }
 }

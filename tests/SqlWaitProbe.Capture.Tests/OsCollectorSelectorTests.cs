@@ -83,10 +83,11 @@ public sealed class OsCollectorSelectorTests
     {
         var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: false, processPerSession: true, Linux);
 
-        Assert.Equal(["os", "backend-cpu", "perf"], choices.Select(c => c.Name));
+        Assert.Equal(["os", "backend-cpu", "offcpu", "perf"], choices.Select(c => c.Name));
         Assert.True(choices[0].Runs, "machine counters still describe this machine");
         Assert.All(choices.Skip(1), c => Assert.Equal(CollectorStatus.Skipped, c.Status));
         Assert.Contains("another machine", choices[2].Reason, StringComparison.Ordinal);
+        Assert.Contains("another machine", choices[3].Reason, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -106,5 +107,18 @@ public sealed class OsCollectorSelectorTests
         var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, OsFacts.ThisMachine);
         Assert.Equal(OperatingSystem.IsWindows() ? "etw" : "perf", choices[^1].Name);
         Assert.All(choices.Where(c => !c.Runs), c => Assert.False(string.IsNullOrWhiteSpace(c.Reason)));
+    }
+
+    [Fact]
+    public void Off_cpu_stacks_run_for_engines_with_a_process_per_session_unless_switched_off()
+    {
+        var on = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, Linux);
+        var off = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "off" }, "postgres", serverIsLocal: true, processPerSession: true, Linux);
+
+        var offCpu = Assert.Single(on, c => c.Name == "offcpu");
+        Assert.True(offCpu.Runs, offCpu.Reason);
+        Assert.Contains("sched:sched_switch -g", offCpu.Description, StringComparison.Ordinal);
+        Assert.Equal("--offcpu off", Assert.Single(off, c => c.Name == "offcpu").Reason);
+        Assert.Equal("--offcpu must be on or off (got 'maybe')", OsCollectorSelector.Validate(new OsCollectorOptions { OffCpu = "maybe" }, isWindows: false));
     }
 }

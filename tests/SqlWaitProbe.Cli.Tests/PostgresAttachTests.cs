@@ -79,6 +79,7 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
         Assert.Equal(BundleStatus.Complete, bundle.Manifest.Status);
         var byName = bundle.Manifest.Collectors.ToDictionary(c => c.Name);
         Assert.Equal(CollectorStatus.Skipped, byName["backend-cpu"].Status);
+        Assert.Equal(CollectorStatus.Skipped, byName["offcpu"].Status);
         Assert.All(new[] { "perf", "os", "pg-stat-database", "pg-waits" }, n => Assert.Equal(CollectorStatus.Ok, byName[n].Status));
         Assert.False(bundle.Has(BundlePaths.Sessions("attach")));
         Assert.True(bundle.Has(BundlePaths.PerfScript("attach")));

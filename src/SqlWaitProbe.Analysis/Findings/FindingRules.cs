@@ -125,9 +125,11 @@ public static class FindingRules
                 [.. evidence]);
         }
 
+        var named = l.OffCpu is { } off ? off.OutsideMs / 1000 / l.SessionSeconds : 0;
         return new Finding("waits-explain-little", share < 0.1 ? Severities.Critical : Severities.Warning,
             l.CpuCaptured
                 ? $"In {l.Phase}, {Pct(missing)} of session time is neither waits ({Pct(share)}) nor CPU ({Pct(l.CpuSeconds / l.SessionSeconds)})"
+                    + (named >= WaitsExplainLittle ? $"; off-CPU stacks name {Pct(named)} (offcpu-blocked)" : "")
                 : $"In {l.Phase}, waits explain {Pct(share)} of session time; {Pct(1 - share)} is CPU or unaccounted (CPU was not captured)",
             [.. evidence]);
     }

@@ -55,6 +55,7 @@ public static class OffCpuAttribution
         }
 
         var inWaits = WaitsInside(phase.WaitSamples, bySession);
+        SpreadUntimedWaits(inWaits, blocked, data.Stacks, span?.Waits?.Values.Sum() ?? 0);
 
         // Run-queue time after wake-ups is in the blocked stretches too; the scheduler does not say which, so it is
         // spread evenly over the blocked switches.
@@ -66,6 +67,28 @@ public static class OffCpuAttribution
             .OrderByDescending(b => b.OutsideMs).ThenByDescending(b => b.BlockedMs).ThenBy(b => b.Stack, StringComparer.Ordinal)
             .ToArray();
         return new OffCpuResult(stacks, preempted, stacks.Sum(s => s.WakeLatencyMs), data.Source);
+    }
+
+    /// <summary>
+    /// Wait time no sample could be matched to a stretch (a profile read once a second for all backends, as
+    /// pg_wait_sampling gives) is spread over the stacks through the server's wait points, in proportion to their
+    /// blocked time not yet covered, never above it.
+    /// </summary>
+    private static void SpreadUntimedWaits(Dictionary<int, double> inWaits, Dictionary<int, (double Ms, long Switches)> blocked, IReadOnlyList<string> stacks, double spanWaitMs)
+    {
+        var rest = spanWaitMs - inWaits.Values.Sum();
+        var open = blocked.Where(kv => WaitPoints.IsWait(stacks[kv.Key])).ToDictionary(kv => kv.Key, kv => Math.Max(0, kv.Value.Ms - inWaits.GetValueOrDefault(kv.Key)));
+        var total = open.Values.Sum();
+        if (rest <= 0 || total <= 0)
+        {
+            return;
+        }
+
+        var fraction = Math.Min(1, rest / total);
+        foreach (var (stack, ms) in open)
+        {
+            inWaits[stack] = inWaits.GetValueOrDefault(stack) + ms * fraction;
+        }
     }
 
     private static Dictionary<int, double> WaitsInside(IReadOnlyList<WaitSample>? samples, Dictionary<int, List<(double Start, double End, int Stack)>> bySession)

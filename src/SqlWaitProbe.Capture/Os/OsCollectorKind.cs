@@ -13,4 +13,6 @@ public enum OsCollectorKind
     Perf = 3,
     /// <summary>CPU sample stacks with ETW kernel profiling through TraceEvent (Windows).</summary>
     Etw = 4,
+    /// <summary>Off-CPU stacks of the sessions' server processes with <c>perf record -e sched:sched_switch -g</c> (Linux).</summary>
+    OffCpu = 5,
 }

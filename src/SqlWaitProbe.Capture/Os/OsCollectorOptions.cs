@@ -6,6 +6,12 @@ public sealed record OsCollectorOptions
     /// <summary><c>perf</c>, <c>etw</c>, <c>none</c>, or null for the platform's default.</summary>
     public string? Cpu { get; init; }
 
+    /// <summary>Off-CPU stacks unless <c>--offcpu</c> says otherwise: on, since their measured cost keeps throughput at or above 0.97 (docs/performance.md).</summary>
+    public const string DefaultOffCpu = "on";
+
+    /// <summary><c>on</c> or <c>off</c>: off-CPU stacks of the sessions' server processes.</summary>
+    public string OffCpu { get; init; } = DefaultOffCpu;
+
     /// <summary>Samples per second per CPU.</summary>
     public int SampleHz { get; init; } = OsCollectorSelector.DefaultPerfHz;
 

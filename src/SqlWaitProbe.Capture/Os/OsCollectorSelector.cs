@@ -29,6 +29,11 @@ public static class OsCollectorSelector
             return "--sample-hz must be from 1 to 50000";
         }
 
+        if (options.OffCpu is not ("on" or "off"))
+        {
+            return $"--offcpu must be on or off (got '{options.OffCpu}')";
+        }
+
         if (options.MaxPerfMegabytes < 1)
         {
             return "--max-perf-mb must be at least 1";
@@ -90,6 +95,7 @@ public static class OsCollectorSelector
                 choices.Add(serverIsLocal
                     ? new OsCollectorChoice(OsCollectorKind.BackendCpu, name, "session CPU: /proc/<backend>/stat and /proc/<backend>/schedstat of every session's backend at phase start and end (sessions.csv)")
                     : new OsCollectorChoice(OsCollectorKind.BackendCpu, name, "session CPU: not run (" + notHere + ")", CollectorStatus.Skipped, notHere));
+                choices.Add(OffCpu(options, serverIsLocal, notHere, facts));
             }
         }
 
@@ -124,6 +130,26 @@ public static class OsCollectorSelector
         return problem is null
             ? new OsCollectorChoice(kind, name, description)
             : new OsCollectorChoice(kind, name, $"{description}   -- would fail: {problem}", CollectorStatus.Failed, problem);
+    }
+
+    private static OsCollectorChoice OffCpu(OsCollectorOptions options, bool serverIsLocal, string notHere, OsFacts facts)
+    {
+        const string name = "offcpu";
+        var description = string.Create(CultureInfo.InvariantCulture,
+            $"off-CPU stacks: perf record -e sched:sched_switch -g --switch-events -k CLOCK_MONOTONIC -p <every session's backend> --max-size={options.MaxPerfMegabytes}M, then perf script | gzip > phases/<phase>/offcpu/perf.script.gz and offcpu/intervals.csv");
+        if (options.OffCpu == "off")
+        {
+            return new OsCollectorChoice(OsCollectorKind.OffCpu, name, "off-CPU stacks: none (--offcpu off)", CollectorStatus.Skipped, "--offcpu off");
+        }
+
+        if (!serverIsLocal)
+        {
+            return new OsCollectorChoice(OsCollectorKind.OffCpu, name, "off-CPU stacks: not run (" + notHere + ")", CollectorStatus.Skipped, notHere);
+        }
+
+        return facts.PerfProblem() is { } problem
+            ? new OsCollectorChoice(OsCollectorKind.OffCpu, name, $"{description}   -- would fail: {problem}", CollectorStatus.Failed, problem)
+            : new OsCollectorChoice(OsCollectorKind.OffCpu, name, description);
     }
 
     // perf, etw or none (the platform's collector when not given); null for a value that names no collector.

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Linux.OffCpu;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.Windows.Etw;
@@ -28,6 +29,9 @@ public static class OsCollectors
                     ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
                     : new BackendCpuCollector(),
                 OsCollectorKind.PdhCounters => EtwSupport.CreateCounterCollector(serverProcess),
+                OsCollectorKind.OffCpu => phase.Sessions.Count == 0
+                    ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
+                    : new OffCpuCollector(runId, options.MaxPerfMegabytes),
                 OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes }),
                 _ => EtwSupport.CreateCpuCollector(
                     new EtwCaptureSettings

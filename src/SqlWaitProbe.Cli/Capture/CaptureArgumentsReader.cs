@@ -23,6 +23,7 @@ public static class CaptureArgumentsReader
         Scale = parse.GetValue(CaptureOptions.Scale),
         SampleHz = parse.GetValue(CaptureOptions.SampleHz),
         Cpu = parse.GetValue(CaptureOptions.Cpu)?.ToLowerInvariant(),
+        OffCpu = parse.GetValue(CaptureOptions.OffCpu)?.ToLowerInvariant(),
         Output = parse.GetValue(CaptureOptions.Output)?.FullName,
         DryRun = parse.GetValue(CaptureOptions.DryRun),
         Attach = parse.GetValue(CaptureOptions.Attach),

@@ -84,6 +84,12 @@ public static class CaptureOptions
         Description = "CPU stack collector: perf, etw or none (default: perf on Linux, etw on Windows).",
     };
 
+    /// <summary><c>--offcpu</c>: on or off.</summary>
+    public static readonly Option<string?> OffCpu = new("--offcpu")
+    {
+        Description = "Off-CPU stacks of the sessions' server processes (Linux: perf sched_switch with stacks): on or off (default: " + OsCollectorOptions.DefaultOffCpu + ").",
+    };
+
     /// <summary><c>--output</c>: bundle folder.</summary>
     public static readonly Option<DirectoryInfo?> Output = new("--output", "-o")
     {
@@ -234,7 +240,7 @@ public static class CaptureOptions
     /// <summary>All capture options, in help order.</summary>
     public static IEnumerable<Option> All =>
     [
-        Engine, Server, Workload, SqlFile, Proc, Threads, Duration, Iterations, NoBaseline, Scale, SampleHz, Cpu, Output,
+        Engine, Server, Workload, SqlFile, Proc, Threads, Duration, Iterations, NoBaseline, Scale, SampleHz, Cpu, OffCpu, Output,
         DryRun, Attach, Database, User, PasswordEnv, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, Application,
         Login, SessionIds, ResetServerState, Yes, MaxDuration, MaxPerfMegabytes, CallGraph, MaxXeMegabytes, MinFreeDiskMegabytes,
         Symbols, Offline, NoAnalyze, Format,

@@ -43,6 +43,9 @@ public sealed record CaptureArguments
     /// <summary><c>--cpu</c>, lower case.</summary>
     public string? Cpu { get; init; }
 
+    /// <summary><c>--offcpu</c>: <c>on</c> or <c>off</c>, or null for the default.</summary>
+    public string? OffCpu { get; init; }
+
     /// <summary><c>--output</c>: full path of the bundle folder.</summary>
     public string? Output { get; init; }
 
