@@ -43,7 +43,15 @@ public static class TimeLedger
         var causes = new List<UnaccountedCause>();
         var explained = 0.0;
         var runQueueMs = span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
-        if (runQueueMs is > 0)
+        var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
+        if (runQueueMs is null && offCpu is { PreemptedMs: > 0 })
+        {
+            // Without the OS's per-process run-queue counter (SQL Server on Windows) the ready stretches of the
+            // context switches are the run queue.
+            causes.Add(new UnaccountedCause(RunQueue, offCpu.PreemptedMs / 1000, $"offcpu/intervals.csv ({offCpu.Source}): ready, waiting for a CPU, inside each session's executions"));
+            explained += offCpu.PreemptedMs / 1000;
+        }
+        else if (runQueueMs is > 0)
         {
             causes.Add(new UnaccountedCause(RunQueue, runQueueMs.Value / 1000, span is not null
                 ? "session_timeline.csv run_queue_ms inside each session's executions (/proc/<pid>/schedstat)"
@@ -51,7 +59,6 @@ public static class TimeLedger
             explained += runQueueMs.Value / 1000;
         }
 
-        var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
         if (offCpu is not null)
         {
             var source = $"offcpu/intervals.csv ({offCpu.Source}): blocked inside each session's executions, less the database waits sampled in it and the wake-up latency the run queue holds";

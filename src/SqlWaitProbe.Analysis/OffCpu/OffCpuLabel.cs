@@ -58,7 +58,7 @@ public static class OffCpuLabel
             }
 
             userLeaf ??= symbol;
-            if (server is null && serverProcess.Length > 0 && module.StartsWith(serverProcess, StringComparison.OrdinalIgnoreCase))
+            if (server is null && IsServerModule(module, serverProcess))
             {
                 server = symbol;
             }
@@ -80,6 +80,11 @@ public static class OffCpuLabel
 
         return $"{reason}: {string.Join(" ← ", path)}";
     }
+
+    // SQL Server's code is spread over sqlmin, sqllang, sqldk, sqlos and sqlservr itself.
+    private static bool IsServerModule(string module, string serverProcess) =>
+        serverProcess.Length > 0 && (module.StartsWith(serverProcess, StringComparison.OrdinalIgnoreCase)
+            || (serverProcess.Equals("sqlservr", StringComparison.OrdinalIgnoreCase) && module.StartsWith("sql", StringComparison.OrdinalIgnoreCase)));
 
     private static (string Module, string Symbol, bool Kernel) Split(string frame)
     {
