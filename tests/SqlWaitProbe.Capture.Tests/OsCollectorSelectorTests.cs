@@ -110,10 +110,10 @@ public sealed class OsCollectorSelectorTests
     }
 
     [Fact]
-    public void Off_cpu_stacks_run_for_engines_with_a_process_per_session_unless_switched_off()
+    public void Off_cpu_stacks_run_for_engines_with_a_process_per_session_when_switched_on()
     {
-        var on = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, Linux);
-        var off = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "off" }, "postgres", serverIsLocal: true, processPerSession: true, Linux);
+        var on = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "postgres", serverIsLocal: true, processPerSession: true, Linux);
+        var off = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, Linux);
 
         var offCpu = Assert.Single(on, c => c.Name == "offcpu");
         Assert.True(offCpu.Runs, offCpu.Reason);

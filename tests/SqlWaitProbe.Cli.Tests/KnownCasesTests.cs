@@ -115,7 +115,7 @@ public sealed class KnownCasesTests
 
     private static async Task<(JsonElement Phase, JsonElement[] Findings)> RunAsync(string dir, params string[] what)
     {
-        string[] args = ["capture", "--engine", "postgres", .. what, "--duration", "6s", "--no-baseline", "-o", dir];
+        string[] args = ["capture", "--engine", "postgres", .. what, "--duration", "6s", "--no-baseline", "--offcpu", "on", "-o", dir];
         var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2), args);
         Assert.True(exit == 0, stderr);
         var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "report", "findings.json"))).RootElement;
