@@ -81,7 +81,7 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void A_remote_server_skips_what_would_observe_only_this_machine()
     {
-        var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: false, processPerSession: true, Linux);
+        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "postgres", serverIsLocal: false, processPerSession: true, Linux);
 
         Assert.Equal(["os", "backend-cpu", "offcpu", "perf"], choices.Select(c => c.Name));
         Assert.True(choices[0].Runs, "machine counters still describe this machine");

@@ -28,7 +28,7 @@ public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)
         var collector = new OffCpuCollector("t" + Guid.NewGuid().ToString("N")[..8]);
         await collector.StartAsync(phase, CancellationToken.None);
         phase.StartUtc = DateTime.UtcNow;
-        for (var i = 0; i < 4; i++)
+        for (var i = 0; i < 6; i++)
         {
             // The backend starts a shell that sleeps 0.2 s and reads its (empty) output: time outside any database wait.
             await new NpgsqlCommand("COPY child_wait FROM PROGRAM 'sleep 0.2'", c).ExecuteNonQueryAsync();
@@ -42,10 +42,9 @@ public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)
         var intervals = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(Path.Combine(root, BundlePaths.OffCpuIntervals("load"))))).ToArray();
         var sleeping = intervals.Where(r => r["state"] == "S").Select(r => (Ms: Csv.ParseDouble(r["end_ms"]) - Csv.ParseDouble(r["start_ms"]), Stack: stacks[r["stack_id"]])).ToArray();
         Assert.All(intervals, r => Assert.Equal("1", r["session"]));
-        // perf may still be enabling its events during the first executions (longer on a loaded machine): at least
-        // two are seen whole.
-        Assert.InRange(sleeping.Count(s => s.Ms >= 180), 2, 4);
-        Assert.InRange(sleeping.Sum(s => s.Ms), 2 * 180, 4 * 400);
+        // perf may still be enabling its events during the first executions on a busy machine: at least three are seen whole.
+        Assert.InRange(sleeping.Count(s => s.Ms >= 180), 3, 6);
+        Assert.InRange(sleeping.Sum(s => s.Ms), 3 * 180, 6 * 400);
         var top = sleeping.GroupBy(s => s.Stack).OrderByDescending(g => g.Sum(s => s.Ms)).First();
         Assert.StartsWith("postgres;", top.Key, StringComparison.Ordinal);
         Assert.Contains("[kernel.kallsyms]!schedule_[k]", top.Key, StringComparison.Ordinal);
