@@ -77,14 +77,22 @@ public static class BundleAnalyzer
             CallPathsWhy = pathsWhy,
             Correlations = phases.SelectMany(SeriesCorrelation.Compute).ToArray(),
             Focus = focusViews,
-            DataQuality = DataQualityNotes(manifest, phases),
+            DataQuality = DataQualityNotes(bundle, phases),
         };
         return result with { Findings = FindingRules.Evaluate(result) };
     }
 
-    private static List<string> DataQualityNotes(BundleManifest manifest, IReadOnlyList<PhaseData> phases)
+    private static List<string> DataQualityNotes(CaptureBundle bundle, IReadOnlyList<PhaseData> phases)
     {
+        var manifest = bundle.Manifest;
         var notes = new List<string>();
+        if (bundle.Damaged.Count > 0)
+        {
+            // Set aside under --no-verify: read as absent, so no figure or finding below rests on them.
+            notes.Add($"damaged files left out of the analysis ({bundle.Damaged.Count}; nothing here is built on them): "
+                + string.Join("; ", bundle.Damaged.OrderBy(d => d.Key, StringComparer.Ordinal).Select(d => $"{d.Key} ({d.Value})")));
+        }
+
         var attach = manifest.Workload == PhaseNames.Attach;
         if (attach)
         {

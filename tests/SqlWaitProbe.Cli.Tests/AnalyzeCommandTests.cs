@@ -102,6 +102,7 @@ public sealed class AnalyzeCommandTests
                 break;
             case "garbage-stacks":
                 File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), "sqlservr;a!b 3\nthis line has no count\n");
+                BundleEdit.Rehash(root);
                 break;
             case "bad-stacktags":
                 var tags = Path.Combine(Path.GetDirectoryName(root)!, "mine.stacktags");
@@ -111,6 +112,7 @@ public sealed class AnalyzeCommandTests
             case "bad-executions":
                 File.WriteAllLines(Path.Combine(root, "phases", "baseline", "executions.csv"),
                     ["session,start_ms,end_ms,rows,error", "1,0,10,1,", "1,5,soon,1,"]);
+                BundleEdit.Rehash(root);
                 break;
         }
 

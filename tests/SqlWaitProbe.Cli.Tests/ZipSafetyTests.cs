@@ -8,8 +8,8 @@ namespace SqlWaitProbe.Cli.Tests;
 public sealed class ZipSafetyTests
 {
     [Theory]
-    [InlineData("escaping", "points outside the bundle")]
-    [InlineData("expands-too-far", "archive expands to more than 16 GiB")]
+    [InlineData("escaping", "refusing to extract")]
+    [InlineData("expands-too-far", "over the limit of 2048 MiB per entry")]
     [InlineData("smaller-declared-size", "manifest.json")]
     public async Task Analyze_refuses_an_unsafe_zip_with_exit_2_and_writes_nothing_outside(string kind, string expected)
     {

@@ -332,14 +332,14 @@ public static class BundleReader
     private static T? ReadJson<T>(CaptureBundle bundle, string relative)
         where T : class
     {
-        if (!bundle.Has(relative))
+        if (bundle.ReadSmallText(relative) is not { } text)
         {
             return null;
         }
 
         try
         {
-            return JsonSerializer.Deserialize<T>(File.ReadAllText(bundle.PathOf(relative)), ProbeJson.Options)
+            return JsonSerializer.Deserialize<T>(text, ProbeJson.Options)
                 ?? throw new BadInputException("the file holds null, not an object", relative, 1);
         }
         catch (JsonException e)

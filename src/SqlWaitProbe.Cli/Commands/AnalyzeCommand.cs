@@ -20,9 +20,11 @@ public static class AnalyzeCommand
         var export = new Option<string?>("--export-stacktags") { Description = "Write the stack tag sets as .stacktags and PerfView GroupPats files into this folder." };
         var format = new Option<string>("--format") { Description = "Console output: text or json (findings.json on stdout).", DefaultValueFactory = _ => "text" };
         format.AcceptOnlyFromAmong("text", "json");
+        var noVerify = new Option<bool>("--no-verify") { Description = "Analyse a bundle whose files no longer match its manifest (hand-edited or damaged): damaged files are left out and named under Data quality instead of refusing." };
+        var force = new Option<bool>("--force") { Description = "Overwrite a report already in the output folder." };
         var command = new Command("analyze", "Analyse a capture bundle: time ledger, growth table, findings, flame graphs, charts; writes report.md, report.html and findings.json.");
         command.Arguments.Add(bundleArg);
-        foreach (var option in new Option[] { output, focus, stackTags, export, format })
+        foreach (var option in new Option[] { output, focus, stackTags, export, format, noVerify, force })
         {
             command.Options.Add(option);
         }
@@ -53,6 +55,15 @@ public static class AnalyzeCommand
                 }
 
                 using var bundle = CaptureBundle.Open(path);
+                var damaged = await Task.Run(bundle.CheckFiles, token);
+                if (damaged.Count > 0 && !parse.GetValue(noVerify))
+                {
+                    throw new BadInputException(
+                        $"{damaged.Count} file(s) differ from the manifest, so the bundle is damaged or was edited: {string.Join("; ", damaged.Take(3).Select(d => $"{d.Path}: {d.Problem}"))}{(damaged.Count > 3 ? "; …" : "")}. Add --no-verify to analyse the rest",
+                        path);
+                }
+
+                bundle.SetAsideDamaged(damaged);
                 var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
                 if (parse.GetValue(format) == "json")
@@ -80,7 +91,13 @@ public static class AnalyzeCommand
 
                 console.Out.WriteLine($"  ({result.Files.Count} files in {Path.GetFullPath(outputFolder!)})");
                 return (int)ExitCode.Success;
-            }, outputFolder);
+            }, outputFolder, () =>
+            {
+                if (outputFolder is not null)
+                {
+                    OutputPath.CheckReportFolder(outputFolder, parse.GetValue(force));
+                }
+            });
         });
         return command;
     }

@@ -16,20 +16,21 @@ public static class PackCommand
         var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };
         var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
         var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names, query text and local folders with placeholders (host-1, db-1, login-1, app-1, query-1, path-1; user names in home folders become user)." };
+        var force = new Option<bool>("--force") { Description = "Overwrite the zip if it exists." };
         var command = new Command("pack", "Verify a capture bundle's file hashes and zip it with its report for a support ticket.");
         command.Arguments.Add(bundleArg);
         command.Options.Add(output);
         command.Options.Add(redact);
+        command.Options.Add(force);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var path = parse.GetValue(bundleArg)!;
             var zip = parse.GetValue(output)!;
             using var bundle = CaptureBundle.Open(path);
-            var problems = bundle.VerifyFiles();
+            var problems = bundle.CheckFiles(includeUnlisted: false);
             if (problems.Count > 0)
             {
-                await console.Error.WriteLineAsync($"probe: {problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3))}{(problems.Count > 3 ? "; …" : "")}");
-                return (int)ExitCode.Failure;
+                throw new BadInputException($"{problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3).Select(p => $"{p.Path}: {p.Problem}"))}{(problems.Count > 3 ? "; …" : "")}", path);
             }
 
             if (!Directory.Exists(Path.Combine(bundle.Root, BundlePaths.ReportFolder)))
@@ -50,7 +51,7 @@ public static class PackCommand
 
             console.Out.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
             return (int)ExitCode.Success;
-        }));
+        }, checkOutput: () => OutputPath.CheckFile(parse.GetValue(output)!, parse.GetValue(force))));
         return command;
     }
 }

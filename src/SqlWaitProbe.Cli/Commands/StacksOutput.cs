@@ -27,10 +27,7 @@ internal static class StacksOutput
         }
 
         var folder = Path.GetDirectoryName(full)!;
-        if (!Directory.Exists(folder))
-        {
-            throw new BadInputException("the output folder does not exist", path);
-        }
+        Infrastructure.OutputPath.CheckFile(full, force: true);
 
         await Core.Files.AtomicFile.WriteAsync(full, (stream, _) => write(stream), CancellationToken.None);
     }

@@ -10,10 +10,23 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 /// </summary>
 public static class CommandRunner
 {
-    /// <summary>Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.</summary>
-    public static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null)
+    /// <summary>
+    /// Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.
+    /// <paramref name="checkOutput"/> runs first, before the log folder is made, so a bad <c>-o</c> is one line and exit 2.
+    /// </summary>
+    public static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null, Action? checkOutput = null)
     {
         var newFolder = logFolder is not null && !Directory.Exists(logFolder);
+        try
+        {
+            checkOutput?.Invoke();
+        }
+        catch (BadInputException e)
+        {
+            await console.Error.WriteLineAsync("probe: " + e.OneLine);
+            return (int)ExitCode.BadInput;
+        }
+
         if (logFolder is not null)
         {
             Directory.CreateDirectory(logFolder);

@@ -1,28 +1,30 @@
 using System.IO.Compression;
 using System.Security.Cryptography;
-using System.Text.Json;
+using System.Text;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Core.Bundle;
 
 /// <summary>
-/// A capture bundle opened for reading: a folder, or a .zip of one (extracted safely to a temporary
-/// folder that is deleted on dispose). The only input of analysis.
+/// A capture bundle opened for reading: a folder, or a .zip of one (extracted safely to a private temporary
+/// folder that is deleted on dispose). The only input of analysis, and untrusted: every name becomes a path
+/// only through <see cref="BundleNames"/>, no link is followed, and text is read through
+/// <see cref="BoundedLineReader"/> under <see cref="BundleLimits"/>.
 /// </summary>
 public sealed class CaptureBundle : IDisposable
 {
-    /// <summary>Largest total size a zipped bundle may expand to.</summary>
-    public const long MaxExpandedBytes = 16L * 1024 * 1024 * 1024;
-
     private readonly string? _tempFolder;
+    private readonly Dictionary<string, string> _damaged = new(StringComparer.Ordinal);
 
-    private CaptureBundle(string root, BundleManifest manifest, string? tempFolder, string source)
+    private CaptureBundle(string root, BundleManifest manifest, string? tempFolder, string source, BundleLimits limits)
     {
         Root = root;
         Manifest = manifest;
         _tempFolder = tempFolder;
         Source = source;
+        Limits = limits;
     }
 
     /// <summary>The folder holding the bundle's files.</summary>
@@ -31,15 +33,23 @@ public sealed class CaptureBundle : IDisposable
     /// <summary>What the user named: the folder or the zip.</summary>
     public string Source { get; }
 
-    /// <summary>The parsed manifest.</summary>
+    /// <summary>The parsed, schema-checked manifest.</summary>
     public BundleManifest Manifest { get; }
 
+    /// <summary>The limits reading this bundle is held to.</summary>
+    public BundleLimits Limits { get; }
+
+    /// <summary>Files set aside as damaged (<see cref="SetAsideDamaged"/>): analysis treats them as absent.</summary>
+    public IReadOnlyDictionary<string, string> Damaged => _damaged;
+
     /// <summary>Opens a bundle folder or zip. Throws <see cref="BadInputException"/> with one clear line when it is not one.</summary>
-    public static CaptureBundle Open(string path)
+    public static CaptureBundle Open(string path, BundleLimits? limits = null)
     {
+        limits ??= BundleLimits.Current;
         if (Directory.Exists(path))
         {
-            return new CaptureBundle(Path.GetFullPath(path), ReadManifest(Path.Combine(path, BundlePaths.Manifest)), null, path);
+            var root = Path.GetFullPath(path);
+            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), null, path, limits);
         }
 
         if (!File.Exists(path))
@@ -50,12 +60,12 @@ public sealed class CaptureBundle : IDisposable
         var temp = Path.Combine(Path.GetTempPath(), "probe-bundle-" + Guid.NewGuid().ToString("N")[..12]);
         try
         {
-            ExtractSafely(path, temp);
+            BundleZipExtractor.Extract(path, temp, limits);
             var root = File.Exists(Path.Combine(temp, BundlePaths.Manifest))
                 ? temp
-                : Directory.GetDirectories(temp).FirstOrDefault(d => File.Exists(Path.Combine(d, BundlePaths.Manifest)))
-                  ?? throw new BadInputException("the archive holds no manifest.json, so it is not a capture bundle", path);
-            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), temp, path);
+                : Directory.GetDirectories(temp).SingleOrDefault(d => File.Exists(Path.Combine(d, BundlePaths.Manifest)))
+                  ?? throw new BadInputException("the archive holds no manifest.json at its top or in one top folder, so it is not a capture bundle", path);
+            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), temp, path, limits);
         }
         catch
         {
@@ -64,51 +74,115 @@ public sealed class CaptureBundle : IDisposable
         }
     }
 
-    /// <summary>The absolute path of a bundle-relative file (which may not exist).</summary>
-    public string PathOf(string relative) => Path.Combine(Root, relative.Replace('/', Path.DirectorySeparatorChar));
+    /// <summary>
+    /// The absolute path of a bundle-relative file (which may not exist): the name is checked
+    /// (<see cref="BundleNames"/>) and the result must stay inside the bundle.
+    /// </summary>
+    public string PathOf(string relative) => BundleNames.Resolve(Root, relative, "bundle file");
 
-    /// <summary>True when the bundle holds the file.</summary>
-    public bool Has(string relative) => File.Exists(PathOf(relative));
+    /// <summary>True when the bundle holds the file as a regular file inside it (links are refused) and it is not set aside as damaged.</summary>
+    public bool Has(string relative) => !_damaged.ContainsKey(relative) && UntrustedFile.IsRegularFile(Root, PathOf(relative));
 
-    /// <summary>Opens a bundle-relative text file, or returns null when it is absent.</summary>
+    /// <summary>Opens a bundle-relative file's bytes, or returns null when it is absent or set aside.</summary>
+    public Stream? OpenRead(string relative) => _damaged.ContainsKey(relative) ? null : UntrustedFile.OpenRead(Root, PathOf(relative));
+
+    /// <summary>Opens a bundle-relative text file (gzip when it ends in .gz) with bounded lines, or returns null when it is absent.</summary>
     public TextReader? OpenText(string relative)
     {
-        var full = PathOf(relative);
-        if (!File.Exists(full))
+        var stream = OpenRead(relative);
+        if (stream is null)
         {
             return null;
         }
 
-        Stream stream = File.OpenRead(full);
         if (relative.EndsWith(".gz", StringComparison.Ordinal))
         {
             stream = new GZipStream(stream, CompressionMode.Decompress);
         }
 
-        return new StreamReader(stream);
+        return new BoundedLineReader(new StreamReader(stream, Encoding.UTF8), relative, Limits);
     }
 
-    /// <summary>Files whose size or SHA-256 no longer match the manifest (missing files included).</summary>
-    public IReadOnlyList<string> VerifyFiles()
+    /// <summary>Reads a small bundle-relative text file whole (JSON), or null when absent; refuses one over 16 MiB.</summary>
+    public string? ReadSmallText(string relative)
     {
-        var problems = new List<string>();
+        using var stream = OpenRead(relative);
+        if (stream is null)
+        {
+            return null;
+        }
+
+        if (stream.Length > 16 << 20)
+        {
+            throw new BadInputException($"{stream.Length >> 20} MiB is too large for this small JSON file", relative);
+        }
+
+        using var reader = new StreamReader(stream, Encoding.UTF8);
+        return reader.ReadToEnd();
+    }
+
+    /// <summary>
+    /// Files whose size or SHA-256 no longer match the manifest (missing and linked files included), and files in
+    /// the bundle's phases that the manifest does not list. Each entry is <c>path: what is wrong</c>.
+    /// </summary>
+    public IReadOnlyList<(string Path, string Problem)> CheckFiles() => CheckFiles(includeUnlisted: true);
+
+    /// <summary>As <see cref="CheckFiles()"/>; unlisted files only when <paramref name="includeUnlisted"/>.</summary>
+    public IReadOnlyList<(string Path, string Problem)> CheckFiles(bool includeUnlisted)
+    {
+        var problems = new List<(string, string)>();
         foreach (var file in Manifest.Files)
         {
-            var full = PathOf(file.Path);
-            if (!File.Exists(full))
+            try
             {
-                problems.Add($"{file.Path}: missing");
-                continue;
+                using var stream = UntrustedFile.OpenRead(Root, PathOf(file.Path));
+                if (stream is null)
+                {
+                    problems.Add((file.Path, "missing"));
+                }
+                else if (stream.Length != file.Bytes)
+                {
+                    problems.Add((file.Path, $"{stream.Length} bytes where the manifest says {file.Bytes} (truncated or changed)"));
+                }
+                else if (!string.Equals(Convert.ToHexStringLower(SHA256.HashData(stream)), file.Sha256, StringComparison.OrdinalIgnoreCase))
+                {
+                    problems.Add((file.Path, "changed since capture (SHA-256 differs)"));
+                }
             }
-
-            using var stream = File.OpenRead(full);
-            if (stream.Length != file.Bytes || !string.Equals(Convert.ToHexStringLower(SHA256.HashData(stream)), file.Sha256, StringComparison.Ordinal))
+            catch (BadInputException e)
             {
-                problems.Add($"{file.Path}: changed since capture (size or SHA-256 differs)");
+                problems.Add((file.Path, e.Message));
+            }
+        }
+
+        var listed = Manifest.Files.Select(f => f.Path).ToHashSet(StringComparer.Ordinal);
+        var phases = Path.Combine(Root, "phases");
+        if (includeUnlisted && Directory.Exists(phases) && new DirectoryInfo(phases).LinkTarget is null)
+        {
+            var options = new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = true };
+            foreach (var file in Directory.EnumerateFileSystemEntries(phases, "*", options))
+            {
+                var relative = Path.GetRelativePath(Root, file).Replace('\\', '/');
+                if (!Directory.Exists(file) && !listed.Contains(relative) && !relative.EndsWith(".tmp", StringComparison.Ordinal))
+                {
+                    problems.Add((relative, "not listed in the manifest (added after capture)"));
+                }
             }
         }
 
         return problems;
+    }
+
+    /// <summary>Files whose size or SHA-256 no longer match the manifest, as <c>path: problem</c> lines.</summary>
+    public IReadOnlyList<string> VerifyFiles() => CheckFiles().Select(p => $"{p.Path}: {p.Problem}").ToList();
+
+    /// <summary>Treats these bundle-relative files as absent from now on, so nothing is built on them.</summary>
+    public void SetAsideDamaged(IEnumerable<(string Path, string Problem)> files)
+    {
+        foreach (var (path, problem) in files)
+        {
+            _damaged[path] = problem;
+        }
     }
 
     /// <inheritdoc />
@@ -120,107 +194,8 @@ public sealed class CaptureBundle : IDisposable
         }
     }
 
-    /// <summary>Reads and validates a manifest file.</summary>
-    public static BundleManifest ReadManifest(string path)
-    {
-        if (!File.Exists(path))
-        {
-            throw new BadInputException("no manifest.json here, so this is not a capture bundle", Path.GetDirectoryName(path));
-        }
-
-        BundleManifest? manifest;
-        try
-        {
-            manifest = JsonSerializer.Deserialize<BundleManifest>(File.ReadAllText(path), ProbeJson.Options);
-        }
-        catch (JsonException e)
-        {
-            throw new BadInputException($"manifest is not valid JSON ({e.Message.Split('.')[0]})", path, e.LineNumber + 1);
-        }
-
-        if (manifest is null || manifest.SchemaVersion <= 0)
-        {
-            throw new BadInputException("manifest has no schemaVersion", path);
-        }
-
-        if (manifest.SchemaVersion > BundleManifest.CurrentSchemaVersion)
-        {
-            throw new BadInputException($"manifest schemaVersion {manifest.SchemaVersion} is newer than this probe reads ({BundleManifest.CurrentSchemaVersion}); update probe", path);
-        }
-
-        if (manifest.Phases is null || manifest.Collectors is null || manifest.Files is null || manifest.Options is null)
-        {
-            throw new BadInputException("manifest lacks phases, collectors, files or options", path);
-        }
-
-        return manifest;
-    }
-
-    private static void ExtractSafely(string zipPath, string destination)
-    {
-        try
-        {
-            using var archive = ZipFile.OpenRead(zipPath);
-            ExtractEntries(archive, destination, zipPath);
-        }
-        catch (InvalidDataException)
-        {
-            throw new BadInputException("not a zip archive, or the archive is corrupt or truncated", zipPath);
-        }
-    }
-
-    private static void ExtractEntries(ZipArchive archive, string destination, string zipPath)
-    {
-        var root = Path.GetFullPath(destination) + Path.DirectorySeparatorChar;
-        long total = 0;
-        foreach (var entry in archive.Entries)
-        {
-            if (entry.FullName.Length is 0 or > 1024 || entry.FullName.Any(char.IsControl) || entry.FullName.Split('/', '\\').Any(p => p.Length > 255))
-            {
-                throw new BadInputException("archive holds an entry whose name is not a valid file name", zipPath);
-            }
-
-            var target = Path.GetFullPath(Path.Combine(root, entry.FullName));
-            if (!target.StartsWith(root, StringComparison.Ordinal))
-            {
-                throw new BadInputException($"archive entry '{entry.FullName}' points outside the bundle; refusing to extract", zipPath);
-            }
-
-            total += entry.Length;
-            if (entry.Length < 0 || total > MaxExpandedBytes)
-            {
-                throw new BadInputException($"archive expands to more than {MaxExpandedBytes >> 30} GiB; refusing to extract", zipPath);
-            }
-
-            if (entry.FullName.EndsWith('/'))
-            {
-                Directory.CreateDirectory(target);
-                continue;
-            }
-
-            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
-            using var input = entry.Open();
-            using var output = File.Create(target);
-            CopyCapped(input, output, entry.Length, entry.FullName, zipPath);
-        }
-    }
-
-    private static void CopyCapped(Stream input, Stream output, long declared, string name, string zipPath)
-    {
-        var buffer = new byte[81920];
-        long written = 0;
-        int n;
-        while ((n = input.Read(buffer)) > 0)
-        {
-            written += n;
-            if (written > declared)
-            {
-                throw new BadInputException($"archive entry '{name}' is larger than its header says; refusing to extract", zipPath);
-            }
-
-            output.Write(buffer, 0, n);
-        }
-    }
+    /// <summary>Reads and validates a manifest file (<see cref="ManifestReader"/>).</summary>
+    public static BundleManifest ReadManifest(string path) => ManifestReader.Read(path);
 
     private static void TryDelete(string folder)
     {

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Reporting.Charts;
 
 namespace SqlWaitProbe.Reporting.Output;
@@ -140,7 +141,8 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
 
     private void Write(string relative, byte[] bytes)
     {
-        var path = Path.Combine(folder, relative);
+        // Names come from the bundle (phase names): resolved and checked to stay inside the report folder.
+        var path = BundleNames.Resolve(folder, relative, "report file");
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         Core.Files.AtomicFile.WriteAllBytes(path, bytes);
         _files.Add(path);
@@ -148,7 +150,8 @@ internal sealed class ReportWriter(string folder, AnalysisResult analysis, Repor
 
     private void Write(string relative, string text)
     {
-        var path = Path.Combine(folder, relative);
+        // Names come from the bundle (phase names): resolved and checked to stay inside the report folder.
+        var path = BundleNames.Resolve(folder, relative, "report file");
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         Core.Files.AtomicFile.WriteAllText(path, text);
         _files.Add(path);

@@ -1,7 +1,10 @@
 using System.IO.Compression;
 using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting.Charts;
 
 namespace SqlWaitProbe.Reporting.Packing;
@@ -17,7 +20,11 @@ public sealed partial class BundleRedactor
     private static readonly string[] LoginKeys = ["login", "user", "username", "user id", "uid"];
     private static readonly string[] AppKeys = ["application", "app", "application name", "application-name", "applicationname"];
     private static readonly string[] TextExtensions = [".json", ".csv", ".log", ".sql", ".md", ".html", ".svg", ".txt", ".folded", ".stacktags", ".xml"];
+    // Names that are also the engine's own words: replacing them would turn "postgres" the process into db-1.
+    private static readonly string[] CommonWords = ["postgres", "postgresql", "sqlserver", "sqlservr", "master", "tempdb", "model", "msdb", "template0", "template1", "sa", "root", "admin", "probe", "user", "public", "default"];
     private readonly List<(string Original, string Placeholder)> _map = [];
+    private readonly List<string> _kept = [];
+    private readonly HashSet<string> _ownWords;
 
     /// <summary>
     /// Builds the replacement map from the manifest, the workload SQL (null in attach mode) and local folders
@@ -25,6 +32,7 @@ public sealed partial class BundleRedactor
     /// </summary>
     public BundleRedactor(BundleManifest manifest, string? workloadSql, IEnumerable<string>? localFolders = null)
     {
+        _ownWords = new HashSet<string>(CommonWords.Concat([manifest.Engine, manifest.ServerProcess, manifest.Workload]).Where(w => w.Length > 0), StringComparer.OrdinalIgnoreCase);
         var counters = new Dictionary<string, int>(StringComparer.Ordinal);
         foreach (var folder in localFolders ?? [])
         {
@@ -78,6 +86,9 @@ public sealed partial class BundleRedactor
     /// <summary>Original → placeholder pairs, longest first.</summary>
     public IReadOnlyList<(string Original, string Placeholder)> Map => _map;
 
+    /// <summary>Values that were given but kept, and why (the user reads these before sending the zip).</summary>
+    public IReadOnlyList<string> Kept => _kept;
+
     /// <summary>Redacts one text.</summary>
     public string Redact(string text)
     {
@@ -99,7 +110,8 @@ public sealed partial class BundleRedactor
             text = Regex.Replace(text, pattern, placeholder.Replace("$", "$$"), RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
         }
 
-        return text;
+        // Any other absolute folder (temp folders of other users, the probe's own install) keeps only its file name.
+        return LocalDirectory().Replace(text, "/redacted/");
     }
 
     /// <summary>Redacts every text file under <paramref name="folder"/> in place (gzip text too); returns the files it could not read as text (left out).</summary>
@@ -111,17 +123,27 @@ public sealed partial class BundleRedactor
         foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).ToArray())
         {
             var relative = Path.GetRelativePath(folder, file).Replace('\\', '/');
-            if (file.EndsWith(".gz", StringComparison.OrdinalIgnoreCase))
+            if (relative.EndsWith("/cpu/perf.script.gz", StringComparison.Ordinal))
             {
-                string text;
-                using (var input = new GZipStream(File.OpenRead(file), CompressionMode.Decompress))
-                using (var reader = new StreamReader(input, Encoding.UTF8))
+                // Raw perf text of every process on the machine (other users' paths and command lines); analysis
+                // reads the folded stacks and timeline derived from it, so it stays home.
+                File.Delete(file);
+                removed.Add(relative);
+            }
+            else if (file.EndsWith(".gz", StringComparison.OrdinalIgnoreCase))
+            {
+                RedactGzip(file, relative);
+            }
+            else if (file.EndsWith(".json", StringComparison.OrdinalIgnoreCase))
+            {
+                var original = File.ReadAllText(file);
+                var redacted = RedactJson(original);
+                if (!string.Equals(original, redacted, StringComparison.Ordinal))
                 {
-                    text = reader.ReadToEnd();
+                    changed.Add(file);
                 }
 
-                using var output = new GZipStream(File.Create(file), CompressionLevel.Optimal);
-                output.Write(Encoding.UTF8.GetBytes(Redact(text)));
+                File.WriteAllText(file, redacted);
             }
             else if (IsText(file))
             {
@@ -159,6 +181,46 @@ public sealed partial class BundleRedactor
         return removed;
     }
 
+    /// <summary>Redacts the string values (and property names) of a JSON text, so quoting inside values cannot break it.</summary>
+    public string RedactJson(string json)
+    {
+        JsonNode? node;
+        try
+        {
+            node = JsonNode.Parse(json);
+        }
+        catch (JsonException)
+        {
+            return Redact(json);
+        }
+
+        return node is null ? json : RedactNode(node)!.ToJsonString(ProbeJson.Options);
+    }
+
+    private JsonNode? RedactNode(JsonNode? node) => node switch
+    {
+        JsonObject o => new JsonObject(o.Select(p => KeyValuePair.Create(Redact(p.Key), RedactNode(p.Value)))),
+        JsonArray a => new JsonArray(a.Select(RedactNode).ToArray()),
+        JsonValue v when v.GetValueKind() == JsonValueKind.String => JsonValue.Create(Redact(v.GetValue<string>())),
+        _ => node?.DeepClone(),
+    };
+
+    private void RedactGzip(string file, string relative)
+    {
+        var temp = file + ".redacting";
+        using (var reader = new BoundedLineReader(new StreamReader(new GZipStream(File.OpenRead(file), CompressionMode.Decompress), Encoding.UTF8), relative))
+        using (var writer = new StreamWriter(new GZipStream(File.Create(temp), CompressionLevel.Optimal), new UTF8Encoding(false)))
+        {
+            while (reader.ReadLine() is { } line)
+            {
+                writer.Write(Redact(line));
+                writer.Write('\n');
+            }
+        }
+
+        File.Move(temp, file, overwrite: true);
+    }
+
     private void Classify(string key, string value, Dictionary<string, int> counters)
     {
         if (HostKeys.Contains(key)) Add(StripPort(value), "host", counters);
@@ -171,17 +233,47 @@ public sealed partial class BundleRedactor
     private void Add(string value, string kind, Dictionary<string, int> counters)
     {
         value = value.Trim();
-        if (value.Length < 2 || value is "localhost" or "127.0.0.1" or "." or "::1" || _map.Any(m => string.Equals(m.Original, value, StringComparison.OrdinalIgnoreCase)))
+        var bare = Unquote(value);
+        if (bare.Length < 2 || bare is "localhost" or "127.0.0.1" or "." or "::1" || _map.Any(m => string.Equals(m.Original, bare, StringComparison.OrdinalIgnoreCase)))
         {
             return;
         }
 
+        if (_ownWords.Contains(bare))
+        {
+            _kept.Add($"{kind} '{bare}' (it is also the engine's or its process's own word, so replacing it would redact unrelated text)");
+            return;
+        }
+
         var n = counters[kind] = counters.GetValueOrDefault(kind) + 1;
-        _map.Add((value, $"{kind}-{n}"));
+        var placeholder = $"{kind}-{n}";
+        _map.Add((bare, placeholder));
+        if (bare != value)
+        {
+            // The quoted form (as a connection string or shell showed it) goes too.
+            _map.Add((value, placeholder));
+        }
+    }
+
+    /// <summary>A value without its quotes: <c>"app user"</c> → <c>app user</c>, <c>'evil''role'</c> → <c>evil'role</c>.</summary>
+    private static string Unquote(string value)
+    {
+        if (value.Length >= 2 && value[0] is '"' or '\'' && value[^1] == value[0])
+        {
+            var quote = value[0].ToString();
+            return value[1..^1].Replace(quote + quote, quote, StringComparison.Ordinal).Trim();
+        }
+
+        return value;
     }
 
     [GeneratedRegex(@"((?:^|[\s""'=(])(?:/home/|/Users/|[A-Za-z]:\\Users\\))(?!user(?![A-Za-z0-9_.-]))[A-Za-z0-9_.-]+", RegexOptions.Multiline)]
     private static partial Regex HomeFolder();
+
+    // An absolute folder: '/' not after a letter, digit, ':' or '/' (so URLs and relative paths stay), then folder names;
+    // home folders already read /home/user.
+    [GeneratedRegex(@"(?<![A-Za-z0-9_.:/~-])/(?!home/user/|Users/user/|redacted/)(?:[A-Za-z0-9_.+@-]+/)+")]
+    private static partial Regex LocalDirectory();
 
     private static string StripPort(string host)
     {
