@@ -169,6 +169,7 @@ public sealed class CaptureInterruptTests
             File.WriteAllText(path, text.ToString());
         }
 
+        BundleEdit.Rehash(root);
         return root;
     }
 

@@ -139,11 +139,6 @@ public static class ManifestReader
 
     private static void CheckContent(BundleManifest manifest, string path)
     {
-        if (manifest.Engine is not ("postgres" or "sqlserver"))
-        {
-            throw new BadInputException($"manifest engine '{BundleNames.Shorten(manifest.Engine)}' is neither postgres nor sqlserver", path);
-        }
-
         var phases = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         foreach (var phase in manifest.Phases)
         {

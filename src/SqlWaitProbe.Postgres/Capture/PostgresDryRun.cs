@@ -55,13 +55,39 @@ public static class PostgresDryRun
         output.WriteLine($"-- attach: one phase 'attach' of {seconds} s; no workload, nothing created or changed on the server (read-only)");
         output.WriteLine($"-- every probe connection has application_name '{PostgresSessionFilter.ProbeApplicationName}'");
         output.WriteLine("SELECT current_setting('server_version'), EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') ..., pg_backend_pid();");
-        output.WriteLine($"-- the backends to watch ({filter.Describe()}), listed once when the window opens");
+        output.WriteLine($"-- the backends to watch ({Flatten(filter.Describe())}), listed once when the window opens");
         output.WriteLine(filter.Query + ";");
         foreach (var (name, value) in Parameters(filter))
         {
-            output.WriteLine($"--   @{name} = {value}");
+            output.WriteLine($"--   @{name} = {Literal(value)}");
         }
     }
+
+    /// <summary>
+    /// A value as a PostgreSQL escape-string literal (<c>E'…'</c>): a newline, quote or backslash in a filter value
+    /// is printed escaped, so the comment it sits in cannot end early and a pasted line cannot run as SQL.
+    /// </summary>
+    public static string Literal(string value)
+    {
+        var sb = new System.Text.StringBuilder("E'");
+        foreach (var c in value)
+        {
+            sb.Append(c switch
+            {
+                '\'' => "\\'",
+                '\\' => "\\\\",
+                '\n' => "\\n",
+                '\r' => "\\r",
+                '\t' => "\\t",
+                _ when char.IsControl(c) || c is '\u2028' or '\u2029' => "\\u" + ((int)c).ToString("x4", CultureInfo.InvariantCulture),
+                _ => c.ToString(),
+            });
+        }
+
+        return sb.Append('\'').ToString();
+    }
+
+    private static string Flatten(string text) => string.Concat(text.Select(c => char.IsControl(c) ? ' ' : c));
 
     private static IEnumerable<(string, string)> Parameters(PostgresSessionFilter filter)
     {

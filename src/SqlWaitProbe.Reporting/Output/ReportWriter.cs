@@ -1,4 +1,3 @@
-using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Reporting.Charts;

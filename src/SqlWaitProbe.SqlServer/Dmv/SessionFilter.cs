@@ -67,6 +67,38 @@ public sealed record SessionFilter
         return string.Join(" AND ", parts);
     }
 
-    /// <summary>A Unicode string literal with quotes doubled.</summary>
-    public static string Literal(string value) => "N'" + value.Replace("'", "''", StringComparison.Ordinal) + "'";
+    /// <summary>
+    /// A Unicode string literal with quotes doubled. Line breaks and other control characters are written as
+    /// <c>NCHAR(n)</c> joined with <c>+</c>, so the literal stays on one line: a value holding a line <c>GO</c>
+    /// cannot split the batch when the dry run is pasted into sqlcmd, and the value compared is the same.
+    /// </summary>
+    public static string Literal(string value)
+    {
+        var parts = new List<string>();
+        var run = new System.Text.StringBuilder();
+        foreach (var c in value)
+        {
+            if (char.IsControl(c) || c is '\u2028' or '\u2029')
+            {
+                if (run.Length > 0)
+                {
+                    parts.Add("N'" + run.ToString().Replace("'", "''", StringComparison.Ordinal) + "'");
+                    run.Clear();
+                }
+
+                parts.Add("NCHAR(" + ((int)c).ToString(System.Globalization.CultureInfo.InvariantCulture) + ")");
+            }
+            else
+            {
+                run.Append(c);
+            }
+        }
+
+        if (run.Length > 0 || parts.Count == 0)
+        {
+            parts.Add("N'" + run.ToString().Replace("'", "''", StringComparison.Ordinal) + "'");
+        }
+
+        return parts.Count == 1 ? parts[0] : "(" + string.Join(" + ", parts) + ")";
+    }
 }
