@@ -32,7 +32,7 @@ public sealed class PostgresAttachBadInputTests
         Assert.Contains("one phase 'attach' of 10 s", stdout);
         Assert.Contains("FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()", stdout);
         Assert.Contains("datname = @database AND usename = @login", stdout);
-        Assert.Contains("--   @login = report_user", stdout);
+        Assert.Contains("--   @login = E'report_user'", stdout);
         Assert.Contains("perf record -a -e cpu-clock --call-graph", stdout);
         Assert.False(Directory.Exists(dir));
     }
