@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.TestSupport;
 
@@ -68,7 +69,9 @@ public sealed class CaptureInterruptTests
     public async Task A_killed_capture_leaves_only_what_probe_cleanup_removes()
     {
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
-        using var probe = ProbeProcess.Start("capture", "--workload", "hashbytes", "--threads", "2", "--duration", "60s", "--scale", "0.05", "-o", dir);
+        var runtime = Path.Combine(TestData.TempFolder(), "runtime");
+        var env = new Dictionary<string, string> { [RuntimeFolder.OverrideVariable] = runtime };
+        using var probe = ProbeProcess.Start(env, "capture", "--workload", "hashbytes", "--threads", "2", "--duration", "60s", "--scale", "0.05", "-o", dir);
         await WaitForMoment(dir, "baseline");
         var runId = CaptureBundle.ReadManifest(Path.Combine(dir, "manifest.json")).RunId;
         Assert.NotEmpty(CaptureEndToEndTests.ProcessesMentioning(runId));
@@ -78,7 +81,20 @@ public sealed class CaptureInterruptTests
         await probe.WaitAsync(TimeSpan.FromSeconds(10));
         Assert.NotEmpty(CaptureEndToEndTests.ProcessesMentioning(runId));
 
-        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(60), "cleanup");
+        // The dry run names every process (pid, executable, start time) and every file it would touch.
+        using (var dry = ProbeProcess.Start(env, "cleanup", "--dry-run"))
+        {
+            var (dryExit, dryOut, dryErr) = await dry.WaitAsync(TimeSpan.FromSeconds(60));
+            Assert.True(dryExit == 0, dryErr);
+            Assert.Contains($"capture run {runId} of probe pid {probe.Id} ", dryOut);
+            Assert.Matches(@"would stop pid \d+ \(/\S+/postgres, started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)", dryOut);
+            Assert.Contains($"would delete folder {Path.GetTempPath()}{EmbeddedPostgres.FolderPrefix}{runId}-", dryOut);
+            Assert.Contains("/resource-embedded-postgres.json", dryOut);
+            Assert.NotEmpty(CaptureEndToEndTests.ProcessesMentioning(runId));
+        }
+
+        using var cleanup = ProbeProcess.Start(env, "cleanup");
+        var (exit, stdout, stderr) = await cleanup.WaitAsync(TimeSpan.FromSeconds(60));
         Assert.True(exit == 0, stderr);
         Assert.Contains(runId, stdout);
         var waited = Stopwatch.StartNew();
@@ -88,8 +104,8 @@ public sealed class CaptureInterruptTests
         }
 
         Assert.Empty(CaptureEndToEndTests.ProcessesMentioning(runId));
-        Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + runId)));
-        Assert.Empty(Directory.GetFiles(Path.GetTempPath(), "probe-perf-" + runId + "*"));
+        Assert.Empty(Directory.GetDirectories(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + runId + "*"));
+        Assert.Empty(Directory.GetFileSystemEntries(runtime));
     }
 
     [Fact]

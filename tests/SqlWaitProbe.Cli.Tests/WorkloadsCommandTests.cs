@@ -47,22 +47,4 @@ public sealed class WorkloadsCommandTests
             }
         }
     }
-
-    [Fact]
-    public async Task Cleanup_removes_the_folder_of_a_killed_capture()
-    {
-        var folder = Path.Combine(Path.GetTempPath(), "probe-pg-cleanuptest" + Guid.NewGuid().ToString("N")[..6]);
-        Directory.CreateDirectory(Path.Combine(folder, "data"));
-        new Postgres.Embedded.EmbeddedMarker { RunId = "cleanuptest", ProbePid = 3_999_999, DataFolder = Path.Combine(folder, "data") }.Write(folder);
-
-        var (dryExit, dryOut, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "cleanup", "--dry-run");
-        Assert.Equal(0, dryExit);
-        Assert.Contains(folder, dryOut);
-        Assert.True(Directory.Exists(folder));
-
-        var (exit, stdout, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "cleanup");
-        Assert.Equal(0, exit);
-        Assert.Contains("deleted " + folder, stdout);
-        Assert.False(Directory.Exists(folder));
-    }
 }

@@ -41,7 +41,7 @@ public sealed class EtwLiveCaptureTests
             using var facts = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, BundlePaths.StackInfo(phase.Name))));
             Assert.Equal("etw", facts.RootElement.GetProperty("source").GetString());
             Assert.True(facts.RootElement.GetProperty("samples").GetInt64() >= mine);
-            Assert.DoesNotContain(sessionName, await new EtwLeftoverCleaner().FindAsync(CancellationToken.None));
+            Assert.DoesNotContain(sessionName, new EtwTraceSessionControl().ActiveSessions());
         }
         finally
         {

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Windows.Etw;
@@ -20,28 +21,6 @@ public static class EtwSupport
             ? new PdhCounterCollector(serverProcess)
             : new NotRunCollector("pdh", CollectorStatus.Skipped, "PDH counters need Windows");
 
-    /// <summary>ETW sessions a killed run left behind (none off Windows).</summary>
-    public static Task<IReadOnlyList<string>> FindLeftoversAsync(CancellationToken cancellationToken) =>
-        OperatingSystem.IsWindows()
-            ? new EtwLeftoverCleaner().FindAsync(cancellationToken)
-            : Task.FromResult<IReadOnlyList<string>>([]);
-
-    /// <summary>
-    /// Stops ETW sessions a killed run left behind and deletes their raw trace files; returns what it removed,
-    /// session names first (nothing off Windows).
-    /// </summary>
-    public static async Task<IReadOnlyList<string>> CleanupAsync(CancellationToken cancellationToken)
-    {
-        if (!OperatingSystem.IsWindows())
-        {
-            return [];
-        }
-
-        EtwElevation.EnsureElevated();
-        var cleaner = new EtwLeftoverCleaner();
-        var removed = new List<string>();
-        removed.AddRange((await cleaner.RemoveAsync(cancellationToken).ConfigureAwait(false)).Select(name => $"ETW session {name}"));
-        removed.AddRange(cleaner.DeleteLeftoverTraceFiles().Select(file => $"trace file {file}"));
-        return removed;
-    }
+    /// <summary>ETW sessions for <c>probe cleanup</c>, or null off Windows (where there are none).</summary>
+    public static ITraceSessionControl? TraceSessions() => OperatingSystem.IsWindows() ? new EtwTraceSessionControl() : null;
 }

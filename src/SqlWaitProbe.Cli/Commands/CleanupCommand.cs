@@ -1,16 +1,14 @@
 using System.CommandLine;
 using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Cleanup;
-using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Xe;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary><c>probe cleanup</c>: finds and removes what killed captures left behind.</summary>
+/// <summary><c>probe cleanup</c>: finds and removes what killed probe runs left behind, trusting only the probe's private folder.</summary>
 public static class CleanupCommand
 {
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Only list what would be removed." };
@@ -18,7 +16,7 @@ public static class CleanupCommand
     // The connection options of cleanup serve one purpose: dropping the probe's leftover XE sessions on a SQL Server.
     private static readonly Option<string?> Server = new("--server", "-S")
     {
-        Description = "Also drop the probe's leftover extended-event sessions on this SQL Server (connection string or server name); without it, only this machine's leftovers go.",
+        Description = "Also drop the XE sessions that this user's killed captures recorded, on this SQL Server (connection string or server name); without it, their records are kept for later.",
     };
 
     private static readonly Option<string?> User = new("--user", "-U") { Description = "SQL login that drops the leftover XE sessions (with --server); without it, integrated authentication." };
@@ -26,15 +24,12 @@ public static class CleanupCommand
     private static readonly Option<bool> Encrypt = new("--encrypt") { Description = "Require an encrypted connection to the --server whose XE sessions are dropped." };
     private static readonly Option<bool> TrustServerCertificate = new("--trust-server-certificate") { Description = "Trust that server's certificate without validation (test servers only)." };
 
-    /// <summary>Every cleaner <c>probe cleanup</c> runs; other engines and platforms add theirs here.</summary>
-    public static IReadOnlyList<ILeftoverCleaner> Cleaners() =>
-        OperatingSystem.IsLinux() ? [new EmbeddedPostgresCleaner(), new PerfLeftoverCleaner()] : [];
-
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
-        var command = new Command("cleanup", "Find and remove leftovers of killed captures: embedded PostgreSQL servers and folders, perf record children, "
-            + "ETW sessions (Windows) and, with --server, the probe's extended-event sessions on a SQL Server.");
+        var command = new Command("cleanup", "Find and remove what killed probe runs of this user left behind, as recorded in the probe's private folder: "
+            + "embedded PostgreSQL servers and their folders, perf record children, analyze and pack temporary files, ETW sessions (Windows) and, "
+            + "with --server, the runs' extended-event sessions on a SQL Server. Processes are stopped only while they are the very process recorded.");
         command.Options.Add(DryRun);
         foreach (var option in new Option[] { Server, User, PasswordEnv, Encrypt, TrustServerCertificate })
         {
@@ -44,53 +39,42 @@ public static class CleanupCommand
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var dry = parse.GetValue(DryRun);
-            var total = 0;
-            var failed = 0;
-            var cleaners = new List<ILeftoverCleaner>(Cleaners());
             await using var xe = await OpenXeCleanerAsync(parse, token);
-            if (xe is not null)
+            var cleaner = new RuntimeCleaner(EtwSupport.TraceSessions(), xe is null ? null : xe.DropAsync);
+            var found = await cleaner.FindAsync(token);
+            var failed = 0;
+            foreach (var leftover in found)
             {
-                cleaners.Add(xe);
-            }
-
-            foreach (var session in await EtwSupport.FindLeftoversAsync(token))
-            {
-                total++;
-                console.Out.WriteLine(dry ? $"would remove [etw-session] {session}" : $"[etw-session] found {session}");
-            }
-
-            if (!dry && total > 0)
-            {
-                foreach (var removed in await EtwSupport.CleanupAsync(token))
+                if (dry)
                 {
-                    console.Out.WriteLine($"[etw-session] removed {removed}");
+                    console.Out.WriteLine($"would clean up {leftover.Description}:");
+                    foreach (var action in leftover.Actions)
+                    {
+                        console.Out.WriteLine("  would " + action);
+                    }
+
+                    continue;
+                }
+
+                try
+                {
+                    console.Out.WriteLine($"{leftover.Description}: {await cleaner.RemoveAsync(leftover, token)}");
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
+                {
+                    failed++;
+                    console.Error.WriteLine($"probe: could not clean up {leftover.Description}: {e.Message}");
                 }
             }
 
-            foreach (var cleaner in cleaners)
+            foreach (var alone in cleaner.LeftAlone.Distinct(StringComparer.Ordinal))
             {
-                foreach (var leftover in await cleaner.FindAsync(token))
-                {
-                    total++;
-                    if (dry)
-                    {
-                        console.Out.WriteLine($"would remove [{cleaner.Name}] {leftover.Description}");
-                        continue;
-                    }
-
-                    try
-                    {
-                        console.Out.WriteLine($"[{cleaner.Name}] {await cleaner.RemoveAsync(leftover, token)}");
-                    }
-                    catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
-                    {
-                        failed++;
-                        console.Error.WriteLine($"probe: could not remove {leftover.Description}: {e.Message}");
-                    }
-                }
+                console.Out.WriteLine("left alone: " + alone);
             }
 
-            console.Out.WriteLine(total == 0 ? "nothing to clean up." : dry ? $"{total} leftover(s) found; run without --dry-run to remove them." : $"{total - failed} of {total} leftover(s) removed.");
+            console.Out.WriteLine(found.Count == 0
+                ? $"nothing to clean up (private folder {RuntimeFolder.Location})."
+                : dry ? $"{found.Count} leftover run(s) found; run without --dry-run to remove them." : $"{found.Count - failed} of {found.Count} leftover run(s) cleaned up.");
             return failed == 0 ? 0 : 1;
         }));
         return command;

@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
@@ -18,37 +17,27 @@ namespace SqlWaitProbe.Linux.OffCpu;
 /// </summary>
 public sealed class OffCpuCollector : ICollector
 {
-    private static readonly ConcurrentDictionary<int, string> Running = new();
     private readonly string _runId;
-    private readonly string _workFolder;
     private readonly int _maxMegabytes;
     private Process? _perf;
     private string? _dataPath;
-    private string? _pidFile;
+    private PerfChild? _child;
     private Task<string>? _stderr;
     private (DateTime Utc, double Monotonic) _anchor;
     private Dictionary<int, int> _sessionOfPid = [];
 
     /// <summary>Creates the collector.</summary>
-    public OffCpuCollector(string runId, int maxMegabytes = 512, string? workFolder = null)
+    public OffCpuCollector(string runId, int maxMegabytes = 512)
     {
         _runId = runId;
         _maxMegabytes = maxMegabytes;
-        _workFolder = workFolder ?? Path.GetTempPath();
     }
 
     /// <inheritdoc />
     public string Name => "offcpu";
 
     /// <summary>Kills every perf child this collector started (forced exit).</summary>
-    public static void KillAll()
-    {
-        foreach (var (pid, dataPath) in Running)
-        {
-            Signals.Send(pid, Signals.Kill);
-            TryDelete(dataPath);
-        }
-    }
+    public static void KillAll() => PerfChild.KillAll();
 
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
@@ -59,28 +48,22 @@ public sealed class OffCpuCollector : ICollector
             throw new InvalidOperationException("no workload backend pid is known, so there is nothing to trace");
         }
 
-        Directory.CreateDirectory(_workFolder);
-        _dataPath = Path.Combine(_workFolder, $"{PerfPidFile.Prefix}{_runId}-{phase.Name}-offcpu.data");
-        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in new[]
-                 {
+        var description = $"perf record of sched_switch in phase {phase.Name} (run {_runId})";
+        _child = PerfChild.Prepare(_runId, "offcpu-" + phase.Name, description);
+        _dataPath = _child.DataPath;
+        string[] arguments =
+                 [
                      "record", "-e", "sched:sched_switch", "-g", "--switch-events", "-k", "CLOCK_MONOTONIC",
                      "-p", string.Join(',', _sessionOfPid.Keys.Select(p => p.ToString(CultureInfo.InvariantCulture))),
                      "-o", _dataPath, $"--max-size={_maxMegabytes}M",
-                 })
-        {
-            info.ArgumentList.Add(a);
-        }
+                 ];
 
         // Stopwatch reads CLOCK_MONOTONIC on Linux: one pair of readings maps perf's times to UTC.
         _anchor = (DateTime.UtcNow, Stopwatch.GetTimestamp() / (double)Stopwatch.Frequency);
-        _perf = Process.Start(info) ?? throw new InvalidOperationException("perf record did not start");
+        _perf = _child.Start(arguments, description);
         _perf.StandardInput.Close();
         _stderr = _perf.StandardError.ReadToEndAsync(CancellationToken.None);
         _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        _pidFile = PerfPidFile.PathFor(_runId, phase.Name + "-offcpu");
-        new PerfPidFile { RunId = _runId, ProbePid = Environment.ProcessId, PerfPid = _perf.Id, DataPath = _dataPath }.Write(_pidFile);
-        Running[_perf.Id] = _dataPath;
         var waited = Stopwatch.StartNew();
         while (!(File.Exists(_dataPath) && new FileInfo(_dataPath).Length > 0) && waited.Elapsed < TimeSpan.FromSeconds(5))
         {
@@ -136,10 +119,7 @@ public sealed class OffCpuCollector : ICollector
         }
         finally
         {
-            Running.TryRemove(_perf.Id, out _);
-            TryDelete(_dataPath);
-            TryDelete(_dataPath + ".old");
-            TryDelete(_pidFile);
+            _child?.Finish();
             _perf.Dispose();
         }
     }
@@ -173,17 +153,4 @@ public sealed class OffCpuCollector : ICollector
 
     private static string LastLine(string text) => text.Split('\n').LastOrDefault(l => l.Trim().Length > 0)?.Trim() ?? "";
 
-    private static void TryDelete(string? path)
-    {
-        try
-        {
-            if (path is not null)
-            {
-                File.Delete(path);
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-        }
-    }
 }

@@ -13,7 +13,7 @@ internal static class PerfScriptRunner
     /// </summary>
     public static async Task WriteGzipAsync(IReadOnlyList<string> arguments, string path, string what, CancellationToken cancellationToken)
     {
-        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
+        var info = SqlWaitProbe.Core.Runtime.ChildEnvironment.Minimal(new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true }, "PERF_");
         foreach (var a in arguments)
         {
             info.ArgumentList.Add(a);

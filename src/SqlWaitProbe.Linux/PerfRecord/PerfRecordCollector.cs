@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
@@ -6,6 +5,7 @@ using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Linux.PerfRecord;
@@ -17,11 +17,10 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 /// </summary>
 public sealed partial class PerfRecordCollector : ICollector
 {
-    private static readonly ConcurrentDictionary<int, (string PidFile, string DataPath)> Running = new();
     private readonly PerfRecordOptions _options;
     private Process? _perf;
+    private PerfChild? _child;
     private string? _dataPath;
-    private string? _pidFile;
     private string? _stderrPath;
     private Stopwatch? _window;
 
@@ -34,38 +33,20 @@ public sealed partial class PerfRecordCollector : ICollector
     /// <inheritdoc />
     public string Name => "perf";
 
-    /// <summary>Kills every perf child this process started (forced exit); they are then reported by <c>probe cleanup</c> no more.</summary>
-    public static void KillAll()
-    {
-        foreach (var (pid, files) in Running)
-        {
-            Signals.Send(pid, Signals.Kill);
-            foreach (var file in new[] { files.PidFile, files.DataPath, files.DataPath + ".old", files.DataPath + ".log" })
-            {
-                TryDelete(file);
-            }
-        }
-    }
+    /// <summary>Kills every perf child this process started (forced exit), the off-CPU ones included, and deletes their files.</summary>
+    public static void KillAll() => PerfChild.KillAll();
 
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        Directory.CreateDirectory(_options.WorkFolder);
-        _dataPath = Path.Combine(_options.WorkFolder, $"probe-perf-{_options.RunId}-{phase.Name}.data");
+        var description = $"perf record of phase {phase.Name} (run {_options.RunId})";
+        _child = PerfChild.Prepare(_options.RunId, "perf-" + phase.Name, description);
+        _dataPath = _child.DataPath;
         _stderrPath = _dataPath + ".log";
-        var info = new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in RecordArguments(_options, _dataPath))
-        {
-            info.ArgumentList.Add(a);
-        }
-
-        _perf = Process.Start(info) ?? throw new InvalidOperationException("perf record did not start");
+        _perf = _child.Start(RecordArguments(_options, _dataPath), description);
         _perf.StandardInput.Close();
         _ = CopyToFileAsync(_perf.StandardError, _stderrPath);
         _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        _pidFile = PerfPidFile.PathFor(_options.RunId, phase.Name);
-        new PerfPidFile { RunId = _options.RunId, ProbePid = Environment.ProcessId, PerfPid = _perf.Id, DataPath = _dataPath }.Write(_pidFile);
-        Running[_perf.Id] = (_pidFile, _dataPath);
 
         // perf writes its header once its events are open: from then on the window is being sampled.
         var waited = Stopwatch.StartNew();
@@ -133,11 +114,7 @@ public sealed partial class PerfRecordCollector : ICollector
         }
         finally
         {
-            Running.TryRemove(_perf.Id, out _);
-            TryDelete(_dataPath);
-            TryDelete(_dataPath + ".old");
-            TryDelete(_stderrPath);
-            TryDelete(_pidFile);
+            _child?.Finish();
             _perf.Dispose();
         }
     }

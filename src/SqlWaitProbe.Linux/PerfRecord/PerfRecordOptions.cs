@@ -12,11 +12,9 @@ public sealed record PerfRecordOptions
     /// <summary>Largest perf data file per phase, in MB (<c>--max-size</c>).</summary>
     public int MaxMegabytes { get; init; } = 1024;
 
-    /// <summary>The capture's run id (names the pid file <c>probe cleanup</c> reads).</summary>
+    /// <summary>The capture's run id (names its run folder, where the raw perf data lives until <c>perf script</c> has read it).</summary>
     public required string RunId { get; init; }
 
-    /// <summary>Folder for the raw perf data (deleted after <c>perf script</c>).</summary>
-    public string WorkFolder { get; init; } = Path.GetTempPath();
 
     /// <summary>Logical CPUs of the machine, for the sampling coverage.</summary>
     public int LogicalCpus { get; init; } = Environment.ProcessorCount;

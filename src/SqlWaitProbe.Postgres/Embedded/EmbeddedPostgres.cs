@@ -4,13 +4,17 @@ using System.Net.Sockets;
 using Npgsql;
 using Serilog;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Postgres.Embedded;
 
 /// <summary>
-/// A throw-away PostgreSQL server for one capture: <c>initdb</c> into <c>probe-pg-RUNID</c> in the temp folder,
-/// started with <c>pg_ctl</c> on a private Unix socket folder and a free 127.0.0.1 port, stopped and deleted on
-/// dispose. As root it runs as the unprivileged <c>postgres</c> user (the server refuses root).
+/// A throw-away PostgreSQL server for one capture: <c>initdb</c> into a new <c>probe-pg-RUNID-XXXXXX</c> folder in the
+/// temp folder (created exclusively, mode 0700), started with <c>pg_ctl</c> on a private Unix socket folder and a free
+/// 127.0.0.1 port, stopped and deleted on dispose. As root it runs as the unprivileged <c>postgres</c> user (the server
+/// refuses root), which is why its folder cannot live in the private run folder. The run folder records the server's
+/// folder (device and inode) before initdb and the postmaster's identity once it runs, so <c>probe cleanup</c> can stop
+/// and delete exactly these after a <c>kill -9</c>.
 /// </summary>
 public sealed class EmbeddedPostgres : IAsyncDisposable
 {
@@ -18,10 +22,15 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     public const string FolderPrefix = "probe-pg-";
 
     private const string ServiceUser = "postgres";
+    private const string ResourceName = "embedded-postgres";
+    private const int FastShutdown = 2;
+    private readonly Core.Runtime.RunFolder _run;
+    private ProcessIdentity? _postmaster;
     private int _disposed;
 
     private EmbeddedPostgres(string runId, string root, string binFolder, string? runAs)
     {
+        _run = RuntimeFolder.Run("capture", runId);
         RunId = runId;
         RootFolder = root;
         BinFolder = binFolder;
@@ -31,7 +40,10 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     /// <summary>The capture's run id, part of the folder name.</summary>
     public string RunId { get; }
 
-    /// <summary>The server's folder (data, socket, log, marker).</summary>
+    /// <summary>The capture's private run folder, which records the server's folder and postmaster for <c>probe cleanup</c>.</summary>
+    public string RunFolder => _run.Path;
+
+    /// <summary>The server's folder (data, socket, log).</summary>
     public string RootFolder { get; }
 
     /// <summary>The data folder.</summary>
@@ -88,7 +100,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             runAs = ServiceUser;
         }
 
-        var root = Path.Combine(options.ParentFolder ?? Path.GetTempPath(), FolderPrefix + runId);
+        var root = Path.Combine(options.ParentFolder ?? Path.GetTempPath(), $"{FolderPrefix}{runId}-{Guid.NewGuid().ToString("N")[..6]}");
         var server = new EmbeddedPostgres(runId, root, binFolder, runAs);
         try
         {
@@ -106,19 +118,23 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
 
     private async Task InitAsync(EmbeddedPostgresOptions options, (int Uid, int Gid)? owner, IProgress<string> progress, CancellationToken cancellationToken)
     {
-        Directory.CreateDirectory(RootFolder);
-        Directory.CreateDirectory(SocketFolder);
-        if (!OperatingSystem.IsWindows())
+        // Recorded before it exists; a name already taken (by anyone) is never reused.
+        var resource = new RunResource { Name = ResourceName, Description = "embedded PostgreSQL of run " + RunId, Path = RootFolder, ProcessArgument = DataFolder, StopSignal = FastShutdown };
+        _run.Record(resource);
+        const UnixFileMode privateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
+        if (!PosixFile.MakeDirectory(RootFolder, privateMode))
         {
-            File.SetUnixFileMode(RootFolder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            throw new EnvironmentProblemException($"{RootFolder} already exists, so the embedded server cannot use it", "Run the capture again (it picks a new name)");
         }
 
-        WriteMarker();
+        Directory.CreateDirectory(SocketFolder);
         if (owner is { } o)
         {
             UnixUser.Chown(RootFolder, o.Uid, o.Gid);
             UnixUser.Chown(SocketFolder, o.Uid, o.Gid);
         }
+
+        _run.Record(resource.WithPathIdentity());
 
         progress.Report($"initdb into {DataFolder}");
         var (code, output) = await ToolProcess.RunAsync(Path.Combine(BinFolder, "initdb"),
@@ -159,7 +175,8 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
         var (code, output) = await ToolProcess.RunAsync(Path.Combine(BinFolder, "pg_ctl"),
             ["start", "-w", "-t", "60", "-D", DataFolder, "-l", LogFile], RunAs, TimeSpan.FromSeconds(90), cancellationToken);
         ServerPid = ReadPostmasterPid();
-        WriteMarker();
+        _postmaster = ServerPid is { } pid ? ProcessIdentity.Read(pid) : null;
+        _run.Record(new RunResource { Name = ResourceName, Description = "embedded PostgreSQL of run " + RunId, Path = RootFolder, ProcessArgument = DataFolder, StopSignal = FastShutdown, Process = _postmaster }.WithPathIdentity());
         if (code != 0)
         {
             var log = File.Exists(LogFile) ? LastLine(await File.ReadAllTextAsync(LogFile, CancellationToken.None)) : LastLine(output);
@@ -192,8 +209,9 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             return;
         }
 
-        await StopServerAsync(BinFolder, DataFolder, RunAs, ServerPid ?? ReadPostmasterPid());
+        await StopServerAsync();
         DeleteFolder(RootFolder);
+        _run.Forget(ResourceName);
     }
 
     /// <summary>Kills the server at once and deletes its folder, for a forced exit.</summary>
@@ -204,27 +222,24 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             return;
         }
 
-        if ((ServerPid ?? ReadPostmasterPid()) is { } pid)
-        {
-            UnixUser.Signal(pid, 9);
-        }
-
+        _postmaster?.Signal(9);
         DeleteFolder(RootFolder);
+        _run.Forget(ResourceName);
     }
 
-    /// <summary>Stops a server by its data folder: <c>pg_ctl stop -m fast</c>, then SIGKILL of the postmaster if it lingers.</summary>
-    internal static async Task StopServerAsync(string binFolder, string dataFolder, string? runAs, int? pid)
+    /// <summary>Stops the server: <c>pg_ctl stop -m fast</c>, then SIGKILL of the postmaster (only while it is the recorded process) if it lingers.</summary>
+    private async Task StopServerAsync()
     {
-        if (pid is not null && !UnixUser.IsAlive(pid.Value))
+        if (_postmaster is { IsRunning: false })
         {
             return;
         }
 
         try
         {
-            if (Directory.Exists(dataFolder))
+            if (Directory.Exists(DataFolder))
             {
-                await ToolProcess.RunAsync(Path.Combine(binFolder, "pg_ctl"), ["stop", "-w", "-t", "5", "-m", "fast", "-D", dataFolder], runAs, TimeSpan.FromSeconds(7), CancellationToken.None);
+                await ToolProcess.RunAsync(Path.Combine(BinFolder, "pg_ctl"), ["stop", "-w", "-t", "5", "-m", "fast", "-D", DataFolder], RunAs, TimeSpan.FromSeconds(7), CancellationToken.None);
             }
         }
         catch (Exception e) when (e is TimeoutException or InvalidOperationException or System.ComponentModel.Win32Exception)
@@ -232,10 +247,12 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             Log.Debug(e, "pg_ctl stop failed");
         }
 
-        if (pid is { } p && UnixUser.IsAlive(p))
+        if (_postmaster is { } p)
         {
-            UnixUser.Signal(p, 9);
-            for (var i = 0; i < 50 && UnixUser.IsAlive(p); i++)
+            p.Signal(9);
+
+            // Until its parent has reaped it, an exited postmaster still has a /proc entry.
+            for (var i = 0; i < 50 && Directory.Exists($"/proc/{p.Pid}"); i++)
             {
                 await Task.Delay(100, CancellationToken.None);
             }
@@ -270,17 +287,6 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             return null;
         }
     }
-
-    private void WriteMarker() => new EmbeddedMarker
-    {
-        RunId = RunId,
-        ProbePid = Environment.ProcessId,
-        ServerPid = ServerPid,
-        DataFolder = DataFolder,
-        BinFolder = BinFolder,
-        RunAs = RunAs,
-        CreatedUtc = DateTime.UtcNow,
-    }.Write(RootFolder);
 
     private string LibFolder() => Path.Combine(Path.GetDirectoryName(BinFolder)!, "lib");
 

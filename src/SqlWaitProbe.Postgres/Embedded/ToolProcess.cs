@@ -30,6 +30,7 @@ internal static class ToolProcess
             info.ArgumentList.Add(a);
         }
 
+        SqlWaitProbe.Core.Runtime.ChildEnvironment.Minimal(info);
         info.Environment["LC_ALL"] = "C";
         using var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {file}");
         process.StandardInput.Close();

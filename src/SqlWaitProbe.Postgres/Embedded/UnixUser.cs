@@ -32,12 +32,6 @@ internal static class UnixUser
         }
     }
 
-    /// <summary>True when a process with this id exists.</summary>
-    public static bool IsAlive(int pid) => pid > 0 && Directory.Exists($"/proc/{pid}");
-
-    /// <summary>Sends a signal; returns false when the process is gone.</summary>
-    public static bool Signal(int pid, int signal) => Core.Os.Libc.Signal(pid, signal);
-
     [DllImport("libc", EntryPoint = "chown", SetLastError = true)]
     private static extern int Chown([MarshalAs(UnmanagedType.LPUTF8Str)] string path, uint owner, uint group);
 }

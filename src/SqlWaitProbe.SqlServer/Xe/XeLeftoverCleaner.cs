@@ -94,6 +94,9 @@ public sealed class XeLeftoverCleaner : ILeftoverCleaner, IAsyncDisposable
         return result.Rows.Select(r => (string)r[0]!).ToList();
     }
 
+    /// <summary>Stops and drops one session a dead run of this user recorded (for <c>probe cleanup --server</c>).</summary>
+    public Task DropAsync(string name, CancellationToken cancellationToken) => RemoveNamesAsync([name], cancellationToken);
+
     /// <summary>Stops and drops each named session, logging each; returns how many were removed.</summary>
     public async Task<int> RemoveNamesAsync(IEnumerable<string> names, CancellationToken cancellationToken)
     {

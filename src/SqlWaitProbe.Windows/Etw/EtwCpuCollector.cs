@@ -6,6 +6,7 @@ using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Session;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Windows.Symbols;
 
 namespace SqlWaitProbe.Windows.Etw;
@@ -26,6 +27,8 @@ public sealed class EtwCpuCollector : ICollector
     private readonly IProgress<string> _progress;
     private TraceEventSession? _session;
     private string? _etlPath;
+    private RunFolder? _run;
+    private string? _resource;
     private DateTime _startUtc;
 
     /// <summary>Creates the collector; <paramref name="progress"/> receives symbol-loading and conversion messages.</summary>
@@ -44,14 +47,12 @@ public sealed class EtwCpuCollector : ICollector
         ArgumentNullException.ThrowIfNull(phase);
         EtwElevation.EnsureElevated();
         var sessionName = EtwSessionNames.For(_settings.RunId, Environment.OSVersion.Version);
-        foreach (var name in await new EtwLeftoverCleaner().RemoveAsync(cancellationToken).ConfigureAwait(false))
-        {
-            _progress.Report($"stopped ETW session '{name}' left by an earlier run");
-        }
-
-        var folder = _settings.WorkFolder ?? Path.GetTempPath();
+        // Sessions of other runs are never stopped here: 'probe cleanup' stops those a dead run of this user recorded.
+        _run = RuntimeFolder.Run("capture", _settings.RunId);
+        _resource = "etw-" + phase.Name;
+        _run.Record(new RunResource { Name = _resource, Description = $"ETW session {sessionName} of phase {phase.Name}", TraceSession = sessionName });
+        var folder = _settings.WorkFolder ?? _run.Path;
         Directory.CreateDirectory(folder);
-        EtwLeftoverFiles.Delete(folder);
         _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
         File.Delete(_etlPath);
 
@@ -121,6 +122,7 @@ public sealed class EtwCpuCollector : ICollector
         {
             DeleteQuietly(_etlPath);
             DeleteQuietly(Path.ChangeExtension(_etlPath, ".etlx"));
+            _run?.Forget(_resource!);
         }
     }
 

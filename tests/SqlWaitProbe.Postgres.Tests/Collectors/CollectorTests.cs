@@ -2,6 +2,7 @@ using System.IO.Compression;
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
@@ -108,7 +109,8 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
         await using var session = await target.OpenSessionAsync(1, CancellationToken.None);
         var root = TestData.TempFolder();
         var phase = new PhaseContext("load", 1, root, [session.Info]);
-        var collector = new PerfRecordCollector(new PerfRecordOptions { RunId = "t" + Guid.NewGuid().ToString("N")[..8], SampleHz = 499 });
+        var runId = "t" + Guid.NewGuid().ToString("N")[..8];
+        var collector = new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = 499 });
         await collector.StartAsync(phase, CancellationToken.None);
         var until = DateTime.UtcNow.AddSeconds(1.5);
         while (DateTime.UtcNow < until)
@@ -126,7 +128,9 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
 
         var folded = await File.ReadAllLinesAsync(Path.Combine(root, BundlePaths.Stacks("load")));
         Assert.Contains(folded, l => l.StartsWith("postgres;", StringComparison.Ordinal) && l.Contains("libcrypto", StringComparison.Ordinal));
-        Assert.DoesNotContain(Directory.EnumerateFiles(Path.GetTempPath(), PerfPidFile.Prefix + "*-load.json"), f => File.ReadAllText(f).Contains($"\"probePid\": {Environment.ProcessId}", StringComparison.Ordinal));
+
+        // perf's record and data went with it: no run folder of this run is left in the private folder.
+        Assert.DoesNotContain(Directory.EnumerateDirectories(RuntimeFolder.Location), d => Path.GetFileName(d).StartsWith("capture-" + runId + "-", StringComparison.Ordinal));
     }
 
     private static async Task Exec(string cs, string sql)

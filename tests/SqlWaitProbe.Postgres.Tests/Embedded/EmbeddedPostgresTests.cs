@@ -1,4 +1,5 @@
 using Npgsql;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Postgres.Tests.Embedded;
@@ -11,8 +12,14 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
     {
         var server = fixture.Server;
         Assert.StartsWith(EmbeddedPostgres.FolderPrefix + server.RunId, Path.GetFileName(server.RootFolder));
-        Assert.True(File.Exists(Path.Combine(server.RootFolder, EmbeddedMarker.FileName)));
-        Assert.Equal(server.RunId, EmbeddedMarker.TryRead(server.RootFolder)!.RunId);
+
+        // The private run folder names this server: its folder by inode, its postmaster by identity.
+        Assert.Null(RuntimeFolder.Problem(server.RunFolder));
+        var resource = TrustedJson.Read<RunResource>(Path.Combine(server.RunFolder, RunFolder.ResourcePrefix + "embedded-postgres.json"))!;
+        Assert.True(RuntimeCleaner.IsRecordedPath(resource));
+        Assert.True(RuntimeCleaner.IsRecordedProcess(resource));
+        Assert.Equal(server.ServerPid, resource.Process!.Pid);
+        Assert.Equal(server.RunId, TrustedJson.Read<RunMarker>(Path.Combine(server.RunFolder, RunMarker.FileName))!.RunId);
         await using var connection = new NpgsqlConnection(server.ConnectionString);
         await connection.OpenAsync();
         Assert.Equal("0", await Scalar(connection, "SHOW max_parallel_workers_per_gather"));
@@ -35,30 +42,52 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
     }
 
     [Fact]
-    public async Task Cleaner_finds_and_removes_a_server_whose_probe_was_killed()
+    public async Task Cleaner_stops_and_removes_exactly_the_server_of_a_killed_probe()
     {
-        var parent = Path.Combine(Path.GetTempPath(), "probe-cleaner-test-" + Guid.NewGuid().ToString("N")[..6]);
-        var server = await EmbeddedPostgres.StartAsync("k" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions { ParentFolder = parent }, new Progress<string>(), CancellationToken.None);
+        var server = await EmbeddedPostgres.StartAsync("k" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
         try
         {
-            var cleaner = new EmbeddedPostgresCleaner(parent);
-            Assert.Empty(await cleaner.FindAsync(CancellationToken.None));
+            var cleaner = new RuntimeCleaner();
+            Assert.DoesNotContain(await cleaner.FindAsync(CancellationToken.None), l => l.Id == server.RunFolder);
 
-            // As if the probe had been killed with -9: its pid no longer exists.
-            var marker = EmbeddedMarker.TryRead(server.RootFolder)!;
-            (marker with { ProbePid = DeadPid() }).Write(server.RootFolder);
-            var leftover = Assert.Single(await cleaner.FindAsync(CancellationToken.None));
-            Assert.Contains(server.ServerPid!.Value.ToString(), leftover.Description);
+            // As if the probe had been killed with -9: the recorded owner no longer runs.
+            var markerPath = Path.Combine(server.RunFolder, RunMarker.FileName);
+            var marker = TrustedJson.Read<RunMarker>(markerPath)!;
+            TrustedJson.Write(markerPath, marker with { Owner = marker.Owner! with { Pid = DeadPid() } });
+            var leftover = Assert.Single(await cleaner.FindAsync(CancellationToken.None), l => l.Id == server.RunFolder);
+            Assert.Contains(leftover.Actions, a => a.StartsWith($"stop pid {server.ServerPid} (", StringComparison.Ordinal) && a.Contains("/postgres", StringComparison.Ordinal));
+            Assert.Contains(leftover.Actions, a => a.StartsWith("delete folder " + server.RootFolder + " ", StringComparison.Ordinal));
+            Assert.Contains("delete folder " + server.RunFolder, leftover.Actions);
 
             var done = await cleaner.RemoveAsync(leftover, CancellationToken.None);
-            Assert.Contains("stopped PostgreSQL", done);
+            Assert.Contains($"stopped pid {server.ServerPid}", done);
             Assert.False(Directory.Exists(server.RootFolder));
-            Assert.False(Directory.Exists($"/proc/{server.ServerPid}"));
+            Assert.False(Directory.Exists(server.RunFolder));
+
+            // Stopped: only a zombie may remain until its parent reaps it.
+            for (var i = 0; i < 100 && Directory.Exists($"/proc/{server.ServerPid}") && !IsZombie(server.ServerPid!.Value); i++)
+            {
+                await Task.Delay(100);
+            }
+
+            Assert.True(!Directory.Exists($"/proc/{server.ServerPid}") || IsZombie(server.ServerPid!.Value), "the postmaster still runs");
         }
         finally
         {
             await server.DisposeAsync();
-            Directory.Delete(parent, recursive: true);
+        }
+    }
+
+    private static bool IsZombie(int pid)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{pid}/stat");
+            return stat[(stat.LastIndexOf(')') + 2)..].StartsWith('Z');
+        }
+        catch (IOException)
+        {
+            return true;
         }
     }
 

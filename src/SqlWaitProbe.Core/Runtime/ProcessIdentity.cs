@@ -1,0 +1,119 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.InteropServices;
+
+namespace SqlWaitProbe.Core.Runtime;
+
+/// <summary>
+/// Who a process is, not just its number: pid, start time (clock ticks after boot, field 22 of <c>/proc/PID/stat</c>;
+/// on Windows the start time in UTC ticks) and executable. A pid alone can be reused by any later process; all three
+/// together cannot, so the probe records them when it starts a process and compares them before every signal.
+/// </summary>
+/// <param name="Pid">Process id.</param>
+/// <param name="StartTicks">Start time as the OS reports it.</param>
+/// <param name="Executable">Path of the executable.</param>
+public sealed record ProcessIdentity(int Pid, long StartTicks, string Executable)
+{
+    /// <summary>The identity of this process.</summary>
+    public static ProcessIdentity Current { get; } = Read(Environment.ProcessId) ?? new ProcessIdentity(Environment.ProcessId, 0, Environment.ProcessPath ?? "");
+
+    /// <summary>The identity of <paramref name="pid"/> now, or null when there is no such process or it cannot be read.</summary>
+    public static ProcessIdentity? Read(int pid)
+    {
+        if (pid <= 0)
+        {
+            return null;
+        }
+
+        try
+        {
+            if (OperatingSystem.IsLinux())
+            {
+                var stat = File.ReadAllText($"/proc/{pid}/stat");
+
+                // The command name (field 2) is in parentheses and may hold spaces or ')': fields start after the last ')'.
+                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+                var start = long.Parse(fields[19], CultureInfo.InvariantCulture);
+                var exe = new FileInfo($"/proc/{pid}/exe").LinkTarget;
+                return exe is null ? null : new ProcessIdentity(pid, start, exe);
+            }
+
+            using var process = Process.GetProcessById(pid);
+            return new ProcessIdentity(pid, process.StartTime.ToUniversalTime().Ticks, process.MainModule?.FileName ?? "");
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or InvalidOperationException
+                                      or FormatException or IndexOutOfRangeException or System.ComponentModel.Win32Exception)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The command line of <paramref name="pid"/> (Linux), or empty when unreadable.</summary>
+    public static IReadOnlyList<string> CommandLine(int pid)
+    {
+        try
+        {
+            return OperatingSystem.IsLinux() ? File.ReadAllText($"/proc/{pid}/cmdline").Split('\0', StringSplitOptions.RemoveEmptyEntries) : [];
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    /// <summary>True when the process running under this pid now is the very one recorded (same start time and executable).</summary>
+    public bool IsRunning => Read(Pid) is { } now && now.StartTicks == StartTicks && string.Equals(now.Executable, Executable, StringComparison.Ordinal);
+
+    /// <summary>One phrase for the user: pid, executable and start time in UTC.</summary>
+    public string Describe() => $"pid {Pid} ({Executable}, started {StartUtc():yyyy-MM-dd HH:mm:ss} UTC)";
+
+    /// <summary>Sends <paramref name="signal"/> only if this very process still runs; false when it is gone or is now another process.</summary>
+    public bool Signal(int signal)
+    {
+        if (!IsRunning)
+        {
+            return false;
+        }
+
+        if (OperatingSystem.IsLinux())
+        {
+            return Kill(Pid, signal) == 0;
+        }
+
+        using var process = Process.GetProcessById(Pid);
+        process.Kill();
+        return true;
+    }
+
+    private DateTime StartUtc()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return new DateTime(StartTicks, DateTimeKind.Utc);
+        }
+
+        try
+        {
+            var boot = File.ReadLines("/proc/stat").First(l => l.StartsWith("btime ", StringComparison.Ordinal));
+            var bootUtc = DateTime.UnixEpoch.AddSeconds(long.Parse(boot[6..], CultureInfo.InvariantCulture));
+            return bootUtc.AddSeconds(StartTicks / (double)ClockTicksPerSecond());
+        }
+        catch (Exception e) when (e is IOException or FormatException or InvalidOperationException)
+        {
+            return DateTime.UnixEpoch;
+        }
+    }
+
+    private static long ClockTicksPerSecond()
+    {
+        const int scClkTck = 2;
+        var ticks = SysConf(scClkTck);
+        return ticks > 0 ? ticks : 100;
+    }
+
+    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static extern int Kill(int pid, int signal);
+
+    [DllImport("libc", EntryPoint = "sysconf")]
+    private static extern long SysConf(int name);
+}

@@ -1,0 +1,86 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using SqlWaitProbe.Core.Runtime;
+
+namespace SqlWaitProbe.Linux.PerfRecord;
+
+/// <summary>
+/// A <c>perf record</c> child of a capture: its data file lives in the capture's private run folder, its record is
+/// written there before perf starts and completed with perf's identity right after, so <c>probe cleanup</c> can stop
+/// exactly this process after a <c>kill -9</c> of the probe. Its environment holds no secret of the probe's.
+/// </summary>
+public sealed class PerfChild
+{
+    private const int SigKill = 9;
+    private static readonly ConcurrentDictionary<PerfChild, byte> Running = new();
+    private readonly RunFolder _run;
+    private readonly string _name;
+    private ProcessIdentity? _identity;
+
+    private PerfChild(RunFolder run, string name)
+    {
+        _run = run;
+        _name = name;
+        DataPath = run.PathFor(name + ".data");
+    }
+
+    /// <summary>The perf data file (<c>-o</c>), inside the run folder.</summary>
+    public string DataPath { get; }
+
+    /// <summary>The perf process once started.</summary>
+    public Process? Process { get; private set; }
+
+    /// <summary>Records a perf child of run <paramref name="runId"/> named <paramref name="name"/> (e.g. <c>perf-load</c>) before it starts.</summary>
+    public static PerfChild Prepare(string runId, string name, string description)
+    {
+        var child = new PerfChild(RuntimeFolder.Run("capture", runId), name);
+        child._run.Record(new RunResource { Name = name, Description = description, ProcessArgument = child.DataPath, StopSignal = SigKill });
+        return child;
+    }
+
+    /// <summary>Starts <c>perf</c> with <paramref name="arguments"/> (which must name <see cref="DataPath"/>) and records its identity.</summary>
+    public Process Start(IEnumerable<string> arguments, string description)
+    {
+        var info = ChildEnvironment.Minimal(new ProcessStartInfo("perf") { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true }, "PERF_");
+        foreach (var a in arguments)
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        Process = System.Diagnostics.Process.Start(info) ?? throw new InvalidOperationException("perf record did not start");
+        Running[this] = 0;
+
+        // Process.Start returns once the child has exec'd, so the identity read now is perf's own.
+        _identity = ProcessIdentity.Read(Process.Id);
+        _run.Record(new RunResource { Name = _name, Description = description, ProcessArgument = DataPath, StopSignal = SigKill, Process = _identity });
+        return Process;
+    }
+
+    /// <summary>Kills every perf child of this process (forced exit) and deletes their files.</summary>
+    public static void KillAll()
+    {
+        foreach (var child in Running.Keys)
+        {
+            child._identity?.Signal(SigKill);
+            child.Finish();
+        }
+    }
+
+    /// <summary>Deletes the data files and the record; the run folder goes with its last record.</summary>
+    public void Finish()
+    {
+        Running.TryRemove(this, out _);
+        foreach (var file in new[] { DataPath, DataPath + ".old", DataPath + ".log" })
+        {
+            try
+            {
+                File.Delete(file);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        _run.Forget(_name);
+    }
+}
