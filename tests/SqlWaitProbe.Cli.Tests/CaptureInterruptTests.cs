@@ -158,7 +158,7 @@ public sealed class CaptureInterruptTests
     }
 
     /// <summary>A bundle whose stacks take the analysis well past a second: many distinct deep stacks in two phases.</summary>
-    private static string LargeBundle()
+    internal static string LargeBundle()
     {
         var bundle = new CraftedBundle("postgres", "postgres")
             .Phase("baseline", 1, 500, 2).Sessions("baseline", 900)

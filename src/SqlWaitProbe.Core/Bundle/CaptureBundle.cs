@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Core.Bundle;
@@ -15,14 +16,14 @@ namespace SqlWaitProbe.Core.Bundle;
 /// </summary>
 public sealed class CaptureBundle : IDisposable
 {
-    private readonly string? _tempFolder;
+    private readonly RunFolder? _scratch;
     private readonly Dictionary<string, string> _damaged = new(StringComparer.Ordinal);
 
-    private CaptureBundle(string root, BundleManifest manifest, string? tempFolder, string source, BundleLimits limits)
+    private CaptureBundle(string root, BundleManifest manifest, RunFolder? scratch, string source, BundleLimits limits)
     {
         Root = root;
         Manifest = manifest;
-        _tempFolder = tempFolder;
+        _scratch = scratch;
         Source = source;
         Limits = limits;
     }
@@ -57,7 +58,9 @@ public sealed class CaptureBundle : IDisposable
             throw new BadInputException("no such bundle folder or file", path);
         }
 
-        var temp = Path.Combine(Path.GetTempPath(), "probe-bundle-" + Guid.NewGuid().ToString("N")[..12]);
+        // Extracted into a private run folder: removed on dispose, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
+        var scratch = TemporaryRuns.Begin("analyze");
+        var temp = scratch.PathFor("bundle");
         try
         {
             BundleZipExtractor.Extract(path, temp, limits);
@@ -65,11 +68,11 @@ public sealed class CaptureBundle : IDisposable
                 ? temp
                 : Directory.GetDirectories(temp).SingleOrDefault(d => File.Exists(Path.Combine(d, BundlePaths.Manifest)))
                   ?? throw new BadInputException("the archive holds no manifest.json at its top or in one top folder, so it is not a capture bundle", path);
-            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), temp, path, limits);
+            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), scratch, path, limits);
         }
         catch
         {
-            TryDelete(temp);
+            TemporaryRuns.End(scratch);
             throw;
         }
     }
@@ -188,26 +191,12 @@ public sealed class CaptureBundle : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        if (_tempFolder is not null)
+        if (_scratch is not null)
         {
-            TryDelete(_tempFolder);
+            TemporaryRuns.End(_scratch);
         }
     }
 
     /// <summary>Reads and validates a manifest file (<see cref="ManifestReader"/>).</summary>
     public static BundleManifest ReadManifest(string path) => ManifestReader.Read(path);
-
-    private static void TryDelete(string folder)
-    {
-        try
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
-    }
 }

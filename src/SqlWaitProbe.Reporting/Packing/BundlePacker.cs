@@ -1,6 +1,7 @@
 using System.IO.Compression;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Text;
 
@@ -20,7 +21,9 @@ public static class BundlePacker
     public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, bool redact)
     {
         var notes = new List<string>();
-        var staging = Path.Combine(Path.GetTempPath(), "probe-pack-" + Guid.NewGuid().ToString("N")[..12]);
+        // Scratch in a private run folder: removed at the end, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
+        var scratch = TemporaryRuns.Begin("pack");
+        var staging = scratch.PathFor("staging");
         var full = Path.GetFullPath(zipPath);
         try
         {
@@ -47,15 +50,20 @@ public static class BundlePacker
                 }
             }
 
-            Core.Files.AtomicFile.Produce(full, temp => ZipFile.CreateFromDirectory(staging, temp, CompressionLevel.Optimal, includeBaseDirectory: false));
+            Core.Files.AtomicFile.Produce(full, temp =>
+            {
+                // Recorded before it exists and made exclusively, so a signal, exit or 'probe cleanup' deletes only this very file.
+                var partial = new RunResource { Name = "partial-zip", Description = "the zip being written", Path = temp };
+                scratch.Record(partial);
+                using var zipStream = new FileStream(temp, FileMode.CreateNew, FileAccess.ReadWrite);
+                scratch.Record(partial.WithPathIdentity());
+                ZipFile.CreateFromDirectory(staging, zipStream, CompressionLevel.Optimal, includeBaseDirectory: false);
+            });
             return notes;
         }
         finally
         {
-            if (Directory.Exists(staging))
-            {
-                Directory.Delete(staging, recursive: true);
-            }
+            TemporaryRuns.End(scratch);
         }
     }
 

@@ -45,7 +45,7 @@ public sealed class SqlServerCapture : IAsyncDisposable
         await PrepareWorkloadAsync(progress, cancellationToken);
     }
 
-    /// <summary>Connects, checks version and permissions, and removes stale probe XE sessions.</summary>
+    /// <summary>Connects, checks version and permissions, and names (never drops) XE sessions of other captures.</summary>
     public async Task PrepareServerAsync(IProgress<string> progress, CancellationToken cancellationToken)
     {
         _control = await _open("control", null, cancellationToken);
@@ -55,8 +55,13 @@ public sealed class SqlServerCapture : IAsyncDisposable
 
         if (_settings.XeStreams.Count > 0)
         {
-            var cleaner = new XeLeftoverCleaner(_control);
-            await cleaner.RemoveNamesAsync(await cleaner.FindNamesAsync(_settings.RunId, cancellationToken), cancellationToken);
+            // Sessions of other captures are never dropped here (they may be another user's or another machine's):
+            // 'probe cleanup --server' drops those a dead run of this user recorded.
+            var others = await new XeLeftoverCleaner(_control).FindNamesAsync(_settings.RunId, cancellationToken);
+            if (others.Count > 0)
+            {
+                progress.Report($"XE sessions of other captures are on the server and left alone: {string.Join(", ", others)}; 'probe cleanup --server' on the machine that made them removes them");
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 using Serilog;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
@@ -21,6 +22,7 @@ public sealed class XeCollector : ICollector
     private readonly List<XeStream> _started = [];
     private string? _pagesField = "number_pages";
     private bool? _callstackRva;
+    private RunFolder? _run;
 
     /// <summary>Creates the collector for <paramref name="streams"/>.</summary>
     public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams)
@@ -55,6 +57,13 @@ public sealed class XeCollector : ICollector
 
             CheckFields(stream, fields);
             await _sink.ExecuteAsync(_builder.DropIfExists(stream), cancellationToken);
+            if (!_sink.IsDryRun)
+            {
+                // Recorded before the session exists: after a kill, 'probe cleanup --server' drops exactly this session.
+                _run = RuntimeFolder.Run("capture", _builder.Options.RunId);
+                _run.Record(new RunResource { Name = "xe-" + stream.ToString().ToLowerInvariant(), Description = "XE session " + _builder.Options.SessionName(stream), XeSession = _builder.Options.SessionName(stream) });
+            }
+
             await _sink.ExecuteAsync(_builder.Create(stream), cancellationToken);
             _started.Add(stream);
             await _sink.ExecuteAsync(_builder.Start(stream), cancellationToken);
@@ -228,6 +237,7 @@ public sealed class XeCollector : ICollector
         {
             await _sink!.ExecuteAsync(_builder!.DropIfExists(stream), CancellationToken.None);
             _started.Remove(stream);
+            _run?.Forget("xe-" + stream.ToString().ToLowerInvariant());
         }
         catch (Microsoft.Data.SqlClient.SqlException e)
         {
