@@ -15,7 +15,7 @@ public static class PosixFile
     private const int ErrnoNotFound = 2;
 
     /// <summary>The effective user id of this process (0 off Linux).</summary>
-    public static uint EffectiveUid => OperatingSystem.IsLinux() ? GetEuid() : 0;
+    public static uint EffectiveUid => OperatingSystem.IsLinux() ? Os.Libc.EffectiveUserId() : 0;
 
     /// <summary>The entry itself (links not followed), or null when it does not exist; null off Linux.</summary>
     public static FileStatus? LStat(string path)
@@ -65,9 +65,6 @@ public static class PosixFile
         var errno = Marshal.GetLastPInvokeError();
         return errno == ErrnoExists ? false : throw new IOException($"cannot create {path} (errno {errno})");
     }
-
-    [DllImport("libc", EntryPoint = "geteuid")]
-    private static extern uint GetEuid();
 
     [DllImport("libc", EntryPoint = "statx", SetLastError = true)]
     private static extern int Statx(int dirFd, [MarshalAs(UnmanagedType.LPUTF8Str)] string path, int flags, uint mask, byte[] buffer);

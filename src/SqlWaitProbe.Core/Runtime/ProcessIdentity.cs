@@ -77,7 +77,7 @@ public sealed record ProcessIdentity(int Pid, long StartTicks, string Executable
 
         if (OperatingSystem.IsLinux())
         {
-            return Kill(Pid, signal) == 0;
+            return Os.Libc.Signal(Pid, signal);
         }
 
         using var process = Process.GetProcessById(Pid);
@@ -110,9 +110,6 @@ public sealed record ProcessIdentity(int Pid, long StartTicks, string Executable
         var ticks = SysConf(scClkTck);
         return ticks > 0 ? ticks : 100;
     }
-
-    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static extern int Kill(int pid, int signal);
 
     [DllImport("libc", EntryPoint = "sysconf")]
     private static extern long SysConf(int name);
