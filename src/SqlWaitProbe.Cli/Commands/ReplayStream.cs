@@ -1,3 +1,5 @@
+using SqlWaitProbe.Core.Files;
+
 namespace SqlWaitProbe.Cli.Commands;
 
 /// <summary>
@@ -5,29 +7,10 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <see cref="Rewind"/> the second reader gets the kept bytes again and then the rest of the pipe, unrecorded. Only
 /// the start is held in memory, so piped input streams however large it is.
 /// </summary>
-internal sealed class ReplayStream(Stream inner) : Stream
+internal sealed class ReplayStream(Stream inner) : ReadOnlyStream
 {
     private readonly MemoryStream _kept = new();
     private bool _rewound;
-
-    /// <inheritdoc />
-    public override bool CanRead => true;
-
-    /// <inheritdoc />
-    public override bool CanSeek => false;
-
-    /// <inheritdoc />
-    public override bool CanWrite => false;
-
-    /// <inheritdoc />
-    public override long Length => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
-    }
 
     /// <summary>Starts the second and last reading from the first byte.</summary>
     public void Rewind()
@@ -42,9 +25,6 @@ internal sealed class ReplayStream(Stream inner) : Stream
     }
 
     /// <inheritdoc />
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
-
-    /// <inheritdoc />
     public override int Read(Span<byte> buffer)
     {
         if (_rewound)
@@ -57,20 +37,6 @@ internal sealed class ReplayStream(Stream inner) : Stream
         _kept.Write(buffer[..n]);
         return n;
     }
-
-    /// <inheritdoc />
-    public override void Flush()
-    {
-    }
-
-    /// <inheritdoc />
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     /// <inheritdoc />
     protected override void Dispose(bool disposing)

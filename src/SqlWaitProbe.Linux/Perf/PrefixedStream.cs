@@ -1,10 +1,12 @@
+using SqlWaitProbe.Core.Files;
+
 namespace SqlWaitProbe.Linux.Perf;
 
 /// <summary>
 /// A forward-only stream that returns bytes already read from a pipe (the sniffed magic bytes) before the rest of
 /// it, and keeps the last four bytes that went through: a gzip trailer's size, checked without seeking.
 /// </summary>
-internal sealed class PrefixedStream(byte[] prefix, Stream inner) : Stream
+internal sealed class PrefixedStream(byte[] prefix, Stream inner) : ReadOnlyStream
 {
     private readonly byte[] _tail = new byte[4];
     private int _prefixUsed;
@@ -14,26 +16,7 @@ internal sealed class PrefixedStream(byte[] prefix, Stream inner) : Stream
     public ReadOnlySpan<byte> Tail => _tail.AsSpan(0, (int)Math.Min(4, _total));
 
     /// <inheritdoc />
-    public override bool CanRead => true;
-
-    /// <inheritdoc />
-    public override bool CanSeek => false;
-
-    /// <inheritdoc />
-    public override bool CanWrite => false;
-
-    /// <inheritdoc />
-    public override long Length => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override long Position
-    {
-        get => _total;
-        set => throw new NotSupportedException();
-    }
-
-    /// <inheritdoc />
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+    public override long Position => _total;
 
     /// <inheritdoc />
     public override int Read(Span<byte> buffer)
@@ -53,20 +36,6 @@ internal sealed class PrefixedStream(byte[] prefix, Stream inner) : Stream
         Remember(buffer[..n]);
         return n;
     }
-
-    /// <inheritdoc />
-    public override void Flush()
-    {
-    }
-
-    /// <inheritdoc />
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    /// <inheritdoc />
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     /// <inheritdoc />
     protected override void Dispose(bool disposing)
