@@ -87,20 +87,9 @@ public sealed class OffCpuCollector : ICollector
         try
         {
             var stoppedItself = _perf.HasExited;
-            if (!stoppedItself)
+            if (!stoppedItself && !await PerfStopper.InterruptAsync(_perf, cancellationToken))
             {
-                Signals.Send(_perf.Id, Signals.Interrupt);
-                using var wait = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                wait.CancelAfter(TimeSpan.FromSeconds(10));
-                try
-                {
-                    await _perf.WaitForExitAsync(wait.Token);
-                }
-                catch (OperationCanceledException)
-                {
-                    Signals.Send(_perf.Id, Signals.Kill);
-                    return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record of sched_switch did not stop on SIGINT and was killed; its data is lost");
-                }
+                return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record of sched_switch did not stop on SIGINT and was killed; its data is lost");
             }
 
             var raw = phase.PathFor(BundlePaths.OffCpuScript(phase.Name));

@@ -75,20 +75,9 @@ public sealed partial class PerfRecordCollector : ICollector
         var stoppedItself = _perf.HasExited;
         try
         {
-            if (!stoppedItself)
+            if (!stoppedItself && !await PerfStopper.InterruptAsync(_perf, cancellationToken))
             {
-                Signals.Send(_perf.Id, Signals.Interrupt);
-                using var wait = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                wait.CancelAfter(TimeSpan.FromSeconds(10));
-                try
-                {
-                    await _perf.WaitForExitAsync(wait.Token);
-                }
-                catch (OperationCanceledException)
-                {
-                    Signals.Send(_perf.Id, Signals.Kill);
-                    return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record did not stop on SIGINT and was killed; its data is lost");
-                }
+                return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record did not stop on SIGINT and was killed; its data is lost");
             }
 
             var lost = ParseLost(_stderrPath);
