@@ -56,6 +56,7 @@ public static class Program
         root.Subcommands.Add(DemoCommand.Create(console));
         root.Subcommands.Add(CaptureCommand.Create(console));
         root.Subcommands.Add(AnalyzeCommand.Create(console));
+        root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(StacksCommand.Create(console));
         root.Subcommands.Add(WorkloadsCommand.Create(console));
         root.Subcommands.Add(XeCommand.Create(console));

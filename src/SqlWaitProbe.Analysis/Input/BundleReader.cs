@@ -47,6 +47,7 @@ public static class BundleReader
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
             Spinlocks = ReadSpinlocks(bundle, BundlePaths.SpinlockStats(name)),
+            Latches = ReadLatches(bundle, BundlePaths.LatchStats(name)),
             XePages = ReadXePages(bundle, BundlePaths.XePageEvents(name), phase.StartUtc, cancellationToken),
         };
     }
@@ -281,6 +282,23 @@ public static class BundleReader
         {
             rows.Add(new SpinlockRow(csv.Text("name"), csv.OptionalNumber("collisions") ?? 0, csv.Number("spins"),
                 csv.OptionalNumber("backoffs") ?? 0, csv.OptionalNumber("sleep_time") ?? 0));
+        }
+
+        return rows;
+    }
+
+    private static List<LatchRow>? ReadLatches(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, "latch_class", "wait_time_ms");
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var rows = new List<LatchRow>();
+        while (csv.Read())
+        {
+            rows.Add(new LatchRow(csv.Text("latch_class"), csv.OptionalNumber("waiting_requests_count") ?? 0, csv.Number("wait_time_ms")));
         }
 
         return rows;

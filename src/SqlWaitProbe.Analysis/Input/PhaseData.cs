@@ -45,6 +45,9 @@ public sealed record PhaseData
     /// <summary>dmv/spinlock_stats.csv.</summary>
     public IReadOnlyList<SpinlockRow>? Spinlocks { get; init; }
 
+    /// <summary>dmv/latch_stats.csv.</summary>
+    public IReadOnlyList<LatchRow>? Latches { get; init; }
+
     /// <summary>xe/page_events.csv.</summary>
     public XePageStats? XePages { get; init; }
 

@@ -39,6 +39,13 @@ public sealed record BundleManifest
     /// <summary>The capture options as given, with secrets removed.</summary>
     public IReadOnlyDictionary<string, string> Options { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>
+    /// The server's configuration as the capture read it, read-only, at its start: e.g. SQL Server's memory model, global
+    /// trace flags, MAXDOP, Resource Governor caps; PostgreSQL's non-default settings. Empty in bundles that predate it.
+    /// <c>probe compare</c> labels captures by what differs here.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> Configuration { get; init; } = new Dictionary<string, string>();
+
     /// <summary>Phases in the order they ran.</summary>
     public IReadOnlyList<BundlePhase> Phases { get; init; } = [];
 

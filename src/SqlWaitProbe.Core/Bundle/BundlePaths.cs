@@ -78,6 +78,9 @@ public static class BundlePaths
     /// <summary>Spinlock deltas (SQL Server).</summary>
     public static string SpinlockStats(string phase) => Dmv(phase) + "/spinlock_stats.csv";
 
+    /// <summary>dmv/latch_stats.csv of a phase (SQL Server).</summary>
+    public static string LatchStats(string phase) => Dmv(phase) + "/latch_stats.csv";
+
     /// <summary>Page allocations and frees from the <c>--xe pages</c> stream (SQL Server).</summary>
     public static string XePageEvents(string phase) => Xe(phase) + "/page_events.csv";
 

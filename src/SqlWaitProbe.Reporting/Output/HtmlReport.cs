@@ -9,7 +9,7 @@ namespace SqlWaitProbe.Reporting.Output;
 /// </summary>
 public static class HtmlReport
 {
-    private const string Css = """
+    internal const string Css = """
         body{font-family:"DejaVu Sans",Arial,sans-serif;margin:24px auto;max-width:1200px;color:#222;line-height:1.4}
         h1{font-size:24px}h2{border-bottom:2px solid #ddd;padding-bottom:4px;margin-top:32px}
         table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}th{background:#f0f0f0}
@@ -123,6 +123,71 @@ public static class HtmlReport
         return sb.ToString();
     }
 
+    private static void AppendModules(StringBuilder sb, AnalysisResult a)
+    {
+        foreach (var l in a.Ledgers.Where(l => l.Modules.Count > 0))
+        {
+            sb.Append($"<h2>Modules of {E(a.Manifest.ServerProcess)} in {E(l.Phase)} (kernel share {(l.KernelShare is { } k ? Pct(k) : "n/a")})</h2>\n");
+            Table(sb, ["module", "kernel", "exclusive", "inclusive", l.CpuColumn],
+                l.Modules.Take(12).Select(x => new[] { x.Module, x.Kernel ? "yes" : "", Pct(x.ExclusiveShare), Pct(x.InclusiveShare), F(l.CpuFor(x.ExclusiveShare, x.CpuMsPerExecution)) }), 2, 3, 4);
+            if (l.Tags.Count > 0)
+            {
+                Table(sb, ["stack tag", "share", l.CpuColumn], l.Tags.Take(12).Select(t => new[] { t.Tag, Pct(t.Share), F(l.CpuFor(t.Share, t.CpuMsPerExecution)) }), 1, 2);
+            }
+        }
+    }
+
+    private static void AppendRest(StringBuilder sb, AnalysisResult a)
+    {
+        sb.Append("<h2>Top waits</h2>\n<ul>");
+        foreach (var l in a.Ledgers)
+        {
+            var text = !l.WaitsCaptured ? "waits not captured" : l.Waits.Count == 0 ? "no waits" : string.Join("; ", l.Waits.Take(5).Select(w => $"{w.Type} {F(w.Seconds)} s"));
+            sb.Append($"<li>{E(l.Phase)}: {E(text)}</li>");
+        }
+
+        sb.Append("</ul>\n");
+        if (a.Correlations.Count > 0)
+        {
+            sb.Append("<h2>Kernel CPU correlations</h2>\n");
+            Table(sb, ["phase", "series", "r", "seconds"], a.Correlations.Take(10).Select(c => new[] { c.Phase, c.Series, c.R.ToString("0.000"), c.Points.ToString() }), 2, 3);
+        }
+
+        var xe = a.Phases.Where(p => p.XePages is not null).ToArray();
+        if (xe.Length > 0)
+        {
+            sb.Append("<h2>Extended events: pages</h2>\n");
+            Table(sb, ["phase", "events", "pages allocated", "pages freed", "freed per execution", "top clerk"], xe.Select(p => new[]
+            {
+                p.Name, p.XePages!.Events.ToString(), F(p.XePages.PagesAllocated), F(p.XePages.PagesFreed),
+                F(p.Executions.Count > 0 ? p.XePages.PagesFreed / p.Executions.Count : 0), p.XePages.ByClerk().FirstOrDefault().Clerk ?? "",
+            }), 1, 2, 3, 4);
+        }
+
+        foreach (var (phase, view) in a.Focus)
+        {
+            var onStack = view.TotalWeight > 0 ? (double)view.InclusiveWeight / view.TotalWeight : 0;
+            sb.Append($"<h2>Focus <code>{E(view.Pattern)}</code> in {E(phase)} ({Pct(onStack)} of samples)</h2>\n");
+            Table(sb, ["callers", "share"], view.Callers.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
+            Table(sb, ["callees", "share"], view.Callees.Take(10).Select(c => new[] { c.Name, Pct(c.Share) }), 1);
+        }
+    }
+
+    internal static void Table(StringBuilder sb, string[] headers, IEnumerable<string[]> rows, params int[] numeric)
+    {
+        sb.Append("<table><tr>");
+        foreach (var h in headers) sb.Append($"<th>{E(h)}</th>");
+        sb.Append("</tr>\n");
+        foreach (var row in rows)
+        {
+            sb.Append("<tr>");
+            for (var i = 0; i < row.Length; i++) sb.Append(numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
+            sb.Append("</tr>\n");
+        }
+
+        sb.Append("</table>\n");
+    }
+
     /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
     /// <summary>Tallest flame graph frame in the page; a deeper graph scrolls inside its frame.</summary>
     internal const int MaxFlameFrameHeight = 900;
@@ -132,7 +197,7 @@ public static class HtmlReport
     /// grow up from their roots, so a taller one (a few deep stacks, such as perf's 127-frame walks through code without
     /// frame pointers) opens at the bottom: its roots and widest frames in view, not empty space above them.
     /// </summary>
-    private static void AppendFlameFrame(StringBuilder sb, string name, string svg)
+    internal static void AppendFlameFrame(StringBuilder sb, string name, string svg)
     {
         var height = SvgHeight(svg) is { } h ? (int)Math.Ceiling(h) + 4 : 620;
         var doc = WithoutXmlDeclaration(svg);

@@ -1,0 +1,52 @@
+using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Analysis.Comparison;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Errors;
+
+namespace SqlWaitProbe.Reporting.Comparison;
+
+/// <summary>Opens and analyses each bundle through the bundle reader (as <c>probe analyze</c> does), compares them and writes the report.</summary>
+public static class CompareBuilder
+{
+    /// <summary>
+    /// Compares the bundles at <paramref name="paths"/> (folders or .zip) into <paramref name="outputFolder"/>.
+    /// <paramref name="labels"/> names the columns (null: from what differs between the captures' configurations).
+    /// </summary>
+    public static Task<(ComparisonResult Result, IReadOnlyList<string> Files)> BuildAsync(IReadOnlyList<string> paths, IReadOnlyList<string>? labels, string? phase, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
+        Task.Run(() =>
+        {
+            if (paths.Count < 2)
+            {
+                throw new BadInputException("compare needs at least two capture bundles, e.g. probe compare before/ after/ -o cmp");
+            }
+
+            if (labels is not null && labels.Count != paths.Count)
+            {
+                throw new BadInputException($"--label gives {labels.Count} label(s) for {paths.Count} bundles; give one per bundle, comma-separated, in the bundles' order");
+            }
+
+            if (labels is not null && labels.Distinct(StringComparer.Ordinal).Count() != labels.Count)
+            {
+                throw new BadInputException("--label: every label must differ, since columns and file names are named by them");
+            }
+
+            var analyses = new List<AnalysisResult>();
+            foreach (var path in paths)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                progress.Report($"analysing {path}");
+                using var bundle = CaptureBundle.Open(path);
+                analyses.Add(BundleAnalyzer.Analyze(bundle, options.ExtraTags, null, progress, cancellationToken));
+            }
+
+            var names = paths.Select(p => Path.GetFileName(Path.TrimEndingDirectorySeparator(p)) is { Length: > 0 } n ? StripZip(n) : p).ToArray();
+            var chosen = labels ?? CaptureConfiguration.Labels(analyses.Select(a => a.Manifest).ToArray(), names);
+            var captures = analyses.Select((a, i) => new ComparedCapture(chosen[i], names[i], a)).ToArray();
+            progress.Report("comparing");
+            var result = CaptureComparer.Compare(captures, phase);
+            var files = CompareReport.Write(result, outputFolder, options, progress, cancellationToken);
+            return (result, files);
+        }, cancellationToken);
+
+    private static string StripZip(string name) => name.EndsWith(".zip", StringComparison.OrdinalIgnoreCase) ? name[..^4] : name;
+}
