@@ -133,7 +133,7 @@ public sealed class HtmlReportTests
         return r > 180 && b < 120 && r - b > 100;
     }
 
-    private static async Task<string> ScreenshotAsync(string url, int width, int height)
+    internal static async Task<string> ScreenshotAsync(string url, int width, int height)
     {
         var shot = Path.Combine(TestData.TempFolder("chromium-shot"), "shot.png");
         var profile = TestData.TempFolder("chromium-profile");

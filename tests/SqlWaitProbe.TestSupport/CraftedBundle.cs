@@ -131,6 +131,13 @@ public sealed class CraftedBundle
         return this;
     }
 
+    /// <summary>The server configuration recorded in the manifest (e.g. <c>memory model</c>).</summary>
+    public Dictionary<string, string> Configuration { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>Adds a dmv/latch_stats.csv row.</summary>
+    public CraftedBundle Latch(string phase, string latchClass, double waits, double waitMs) =>
+        Line(BundlePaths.Dmv(phase) + "/latch_stats.csv", "latch_class,waiting_requests_count,wait_time_ms,max_wait_time_ms_start,max_wait_time_ms_end,restarts", $"{latchClass},{N(waits)},{N(waitMs)},0,0,0");
+
     /// <summary>Adds a dmv/spinlock_stats.csv row.</summary>
     public CraftedBundle Spinlock(string phase, string name, double spins, double backoffs = 0) =>
         Line(BundlePaths.Dmv(phase) + "/spinlock_stats.csv", "name,collisions,spins,spins_per_collision,sleep_time,backoffs", $"{name},{N(spins / 100)},{N(spins)},100,0,{N(backoffs)}");
@@ -192,6 +199,7 @@ public sealed class CraftedBundle
             ServerProcess = ServerProcess,
             Workload = Workload,
             Options = new Dictionary<string, string> { ["database"] = "salesdb", ["login"] = "probe_user", ["application"] = "probe-app" },
+            Configuration = Configuration,
             Phases = _phases,
             Collectors = _collectors,
             Status = _status,
