@@ -73,7 +73,7 @@ public static class CaptureSession
             var token = cancel.Token;
             var server = await engine.PrepareServerAsync(request.Plan, progress, token);
             signals.Renew();
-            manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions) });
+            manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = server.Configuration });
             progress.Report(server.Summary);
             var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
             foreach (var failed in choices.Where(c => c.Status == CollectorStatus.Failed))

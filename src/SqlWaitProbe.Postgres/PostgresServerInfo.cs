@@ -8,6 +8,15 @@ namespace SqlWaitProbe.Postgres;
 /// <param name="IsLocal">True when the server runs on this machine (its backends are visible in /proc).</param>
 public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bool IsLocal)
 {
+    /// <summary>
+    /// The server's non-default settings (read-only). Settings from the client or this session are the probe's own
+    /// connection (application_name, client_encoding…), not the server's configuration, so they are left out.
+    /// </summary>
+    public const string SettingsQuery = "SELECT name, current_setting(name) FROM pg_settings WHERE source NOT IN ('default', 'client', 'session') ORDER BY name";
+
+    /// <summary>Non-default settings by name, values as <c>SHOW</c> prints them (e.g. <c>256MB</c>).</summary>
+    public IReadOnlyDictionary<string, string> Settings { get; init; } = new Dictionary<string, string>();
+
     /// <summary>Connects and reads the facts; throws <see cref="NpgsqlException"/> when the server is unreachable.</summary>
     public static async Task<PostgresServerInfo> ReadAsync(string connectionString, CancellationToken cancellationToken)
     {
@@ -23,6 +32,16 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
 
         // The backend serving this very connection is visible here only when the server is local.
         var local = File.Exists($"/proc/{pid}/stat") && File.ReadAllText($"/proc/{pid}/stat").Contains("(postgres)", StringComparison.Ordinal);
-        return new PostgresServerInfo(reader.GetString(0), reader.GetBoolean(1), local);
+        var info = new PostgresServerInfo(reader.GetString(0), reader.GetBoolean(1), local);
+        await reader.CloseAsync();
+        var settings = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        await using var settingsCmd = new NpgsqlCommand(SettingsQuery, connection);
+        await using var rows = await settingsCmd.ExecuteReaderAsync(cancellationToken);
+        while (await rows.ReadAsync(cancellationToken))
+        {
+            settings[rows.GetString(0)] = rows.IsDBNull(1) ? "" : rows.GetString(1);
+        }
+
+        return info with { Settings = settings };
     }
 }

@@ -32,6 +32,12 @@ public sealed class DryRunStatementTests
         foreach (var s in statements)
         {
             var fragment = TSqlAssert.Parses(s.Text, s.Purpose);
+            if (s == SqlServerConfiguration.TraceFlagsQuery)
+            {
+                // The one DBCC attach mode sends: TRACESTATUS reports the global trace flags and changes nothing.
+                continue;
+            }
+
             foreach (var type in TSqlAssert.StatementTypes(fragment))
             {
                 Assert.True(allowed.Contains(type), $"attach mode sends a {type}: {s.Purpose}\n{s.Text}");
@@ -71,7 +77,36 @@ public sealed class DryRunStatementTests
         Assert.Contains(statements, s => s.Text.Contains("SELECT CONVERT(int, @@SPID)", StringComparison.Ordinal));
         Assert.Contains(statements, s => s.Purpose == "[control] create the workload database if absent");
         Assert.Contains(statements, s => s.Purpose == "[session 1] workload query");
-        Assert.DoesNotContain(statements, s => s.Text.Contains("DBCC", StringComparison.Ordinal));
+        Assert.DoesNotContain(statements, s => s.Text.Contains("DBCC", StringComparison.Ordinal) && s != SqlServerConfiguration.TraceFlagsQuery);
+    }
+
+    [Fact]
+    public async Task Captures_read_the_configuration_read_only_and_record_memory_model_trace_flags_maxdop_and_pool_caps()
+    {
+        foreach (var statements in new[] { Sent(await Attach()).ToList(), Sent(await Workload("hashbytes")).ToList() })
+        {
+            foreach (var query in SqlServerConfiguration.Statements)
+            {
+                var sent = Assert.Single(statements, s => s == query);
+                var fragment = TSqlAssert.Parses(sent.Text, sent.Purpose);
+                Assert.All(TSqlAssert.StatementTypes(fragment), t => Assert.True(t is nameof(SelectStatement) or nameof(DbccStatement), $"{sent.Purpose} is a {t}"));
+            }
+        }
+
+        // Result shapes as SQL Server returns them (no SQL Server runs here: these rows are written by hand from the
+        // documented columns of sys.dm_os_sys_info, DBCC TRACESTATUS, sys.configurations and the Resource Governor views).
+        var config = new Dictionary<string, string>();
+        SqlServerConfiguration.Add(config, SqlServerConfiguration.MemoryModelQuery, new SqlResult(["sql_memory_model_desc"], [["LOCK_PAGES"]]));
+        SqlServerConfiguration.Add(config, SqlServerConfiguration.TraceFlagsQuery, new SqlResult(["TraceFlag", "Status", "Global", "Session"], [[(short)834, (short)1, (short)1, (short)0], [(short)3604, (short)1, (short)0, (short)1], [(short)1117, (short)1, (short)1, (short)0]]));
+        SqlServerConfiguration.Add(config, SqlServerConfiguration.SettingsQuery, new SqlResult(["name", "value_in_use"], [["cost threshold for parallelism", "50"], ["max degree of parallelism", "4"]]));
+        SqlServerConfiguration.Add(config, SqlServerConfiguration.ResourcePoolsQuery, new SqlResult(["name", "min_cpu_percent", "max_cpu_percent", "cap_cpu_percent", "min_memory_percent", "max_memory_percent", "is_enabled"], [["default", 0, 100, 30, 0, 100, true]]));
+
+        Assert.Equal("LOCK_PAGES", config["memory model"]);
+        Assert.Equal("834,1117", config["global trace flags"]);
+        Assert.Equal("4", config["max degree of parallelism"]);
+        Assert.Equal("50", config["cost threshold for parallelism"]);
+        Assert.Equal("enabled", config["resource governor"]);
+        Assert.Equal("cpu 0–100% cap 30%, memory 0–100%", config["resource pool default"]);
     }
 
     [Fact]

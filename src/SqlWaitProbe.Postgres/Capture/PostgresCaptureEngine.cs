@@ -71,7 +71,10 @@ public sealed class PostgresCaptureEngine : ICaptureEngine
             info.Version,
             $"PostgreSQL {info.Version}{(_server is null ? "" : " (embedded)")}; waits from {(info.HasWaitSampling ? "pg_wait_sampling" : "pg_stat_activity sampling")}",
             info.IsLocal,
-            ServerSettings(_server));
+            ServerSettings(_server))
+        {
+            Configuration = Configuration(info),
+        };
     }
 
     /// <inheritdoc />
@@ -151,6 +154,18 @@ public sealed class PostgresCaptureEngine : ICaptureEngine
     public void KillNow() => _server?.KillNow();
 
     private string Connection => _connectionString ?? throw new InvalidOperationException("PrepareServerAsync first");
+
+    /// <summary>The manifest's configuration: the version and every non-default setting, named <c>postgres.NAME</c>.</summary>
+    private static Dictionary<string, string> Configuration(PostgresServerInfo info)
+    {
+        var config = new Dictionary<string, string>(StringComparer.Ordinal) { ["version"] = info.Version };
+        foreach (var (name, value) in info.Settings)
+        {
+            config["postgres." + name] = value;
+        }
+
+        return config;
+    }
 
     private static async Task<PostgresServerInfo> ConnectAsync(string connectionString, bool embedded, CancellationToken token)
     {

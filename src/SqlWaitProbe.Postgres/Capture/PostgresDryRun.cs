@@ -12,6 +12,8 @@ public static class PostgresDryRun
     public static void Write(PostgresCaptureSettings request, CapturePlan plan, TextWriter output)
     {
         output.WriteLine($"-- server: {(request.Server is null ? $"embedded PostgreSQL from {PostgresBinaries.TryFind() ?? "(not installed: " + PostgresBinaries.InstallCommand + ")"}, initdb into a temporary probe-pg-RUNID folder" : PostgresConnectionStrings.Redact(request.Server))}");
+        output.WriteLine("-- the server's configuration, read-only, once (recorded in manifest.json for probe compare)");
+        output.WriteLine(PostgresServerInfo.SettingsQuery + ";");
         if (request.Attach is { } filter)
         {
             PrintAttach(plan, filter, output);

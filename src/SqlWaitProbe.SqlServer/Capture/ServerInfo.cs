@@ -8,7 +8,8 @@ namespace SqlWaitProbe.SqlServer.Capture;
 /// <param name="AlterAnyEventSession">ALTER ANY EVENT SESSION is granted.</param>
 /// <param name="ViewServerPerformanceState">VIEW SERVER PERFORMANCE STATE is granted (2022+), null before 2022.</param>
 /// <param name="Login">The login the probe connected as.</param>
-public sealed record ServerInfo(int MajorVersion, string ProductVersion, string VersionText, bool ViewServerState, bool AlterAnyEventSession, bool? ViewServerPerformanceState, string Login)
+/// <param name="Edition">The edition, e.g. <c>Developer Edition (64-bit)</c>.</param>
+public sealed record ServerInfo(int MajorVersion, string ProductVersion, string VersionText, bool ViewServerState, bool AlterAnyEventSession, bool? ViewServerPerformanceState, string Login, string Edition = "")
 {
     /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
     public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
@@ -18,7 +19,7 @@ public sealed record ServerInfo(int MajorVersion, string ProductVersion, string 
     {
         var major = majorVersion.ToString(System.Globalization.CultureInfo.InvariantCulture);
         return new(majorVersion, major + ".0 (assumed)", ProductName(majorVersion) + " (assumed by the dry run)", true, true,
-            majorVersion >= SqlServerPreflight.PerformanceStateMajorVersion ? true : null, "(login)");
+            majorVersion >= SqlServerPreflight.PerformanceStateMajorVersion ? true : null, "(login)", "(edition assumed)");
     }
 
     /// <summary>The product name of a major version, e.g. <c>SQL Server 2019</c> for 15.</summary>

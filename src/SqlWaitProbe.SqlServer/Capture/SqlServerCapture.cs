@@ -35,6 +35,9 @@ public sealed class SqlServerCapture : IAsyncDisposable
     /// <summary>What the preflight found (set by <see cref="PrepareAsync"/>).</summary>
     public ServerInfo? Server { get; private set; }
 
+    /// <summary>The server configuration read by <see cref="PrepareServerAsync"/> (memory model, trace flags, MAXDOP…).</summary>
+    public IReadOnlyDictionary<string, string> Configuration { get; private set; } = new Dictionary<string, string>();
+
     /// <summary>The workload target (null in attach mode; set by <see cref="PrepareAsync"/>).</summary>
     public IWorkloadTarget? Target { get; private set; }
 
@@ -52,6 +55,8 @@ public sealed class SqlServerCapture : IAsyncDisposable
         progress.Report("checking server version and permissions");
         Server = await SqlServerPreflight.ReadAsync(_control, cancellationToken);
         SqlServerPreflight.Require(Server, _serverLabel, _settings.XeStreams.Count > 0);
+        progress.Report("reading the server configuration (read-only)");
+        Configuration = await SqlServerConfiguration.ReadAsync(_control, Server, cancellationToken);
 
         if (_settings.XeStreams.Count > 0)
         {

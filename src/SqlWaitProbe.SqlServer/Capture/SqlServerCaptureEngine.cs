@@ -67,7 +67,10 @@ public sealed class SqlServerCaptureEngine : ICaptureEngine
         await _capture.PrepareServerAsync(progress, cancellationToken);
         var server = _capture.Server!;
         return new EngineServer($"{server.ProductVersion} ({server.VersionText})", $"SQL Server {server.ProductVersion} as {server.Login}",
-            SqlServerHost.IsLocal(_factory.DataSource), new Dictionary<string, string>(StringComparer.Ordinal));
+            SqlServerHost.IsLocal(_factory.DataSource), new Dictionary<string, string>(StringComparer.Ordinal))
+        {
+            Configuration = _capture.Configuration,
+        };
     }
 
     /// <inheritdoc />

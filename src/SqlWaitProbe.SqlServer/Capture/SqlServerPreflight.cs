@@ -79,7 +79,8 @@ public static class SqlServerPreflight
             Perm("view_server_state") == true,
             Perm("alter_any_event_session") == true,
             major >= PerformanceStateMajorVersion ? Perm("view_server_performance_state") == true : null,
-            DmvSnapshot.Text(version.Get(0, "login_name")));
+            DmvSnapshot.Text(version.Get(0, "login_name")),
+            DmvSnapshot.Text(version.Get(0, "edition")));
     }
 
     /// <summary>Throws the one-line error for the first missing requirement of a capture.</summary>
