@@ -32,7 +32,7 @@ public sealed class DryRunStatementTests
         foreach (var s in statements)
         {
             var fragment = TSqlAssert.Parses(s.Text, s.Purpose);
-            if (s == SqlServerConfiguration.TraceFlagsQuery)
+            if (s.Text == SqlServerConfiguration.TraceFlagsQuery.Text)
             {
                 // The one DBCC attach mode sends: TRACESTATUS reports the global trace flags and changes nothing.
                 continue;
@@ -77,7 +77,7 @@ public sealed class DryRunStatementTests
         Assert.Contains(statements, s => s.Text.Contains("SELECT CONVERT(int, @@SPID)", StringComparison.Ordinal));
         Assert.Contains(statements, s => s.Purpose == "[control] create the workload database if absent");
         Assert.Contains(statements, s => s.Purpose == "[session 1] workload query");
-        Assert.DoesNotContain(statements, s => s.Text.Contains("DBCC", StringComparison.Ordinal) && s != SqlServerConfiguration.TraceFlagsQuery);
+        Assert.DoesNotContain(statements, s => s.Text.Contains("DBCC", StringComparison.Ordinal) && s.Text != SqlServerConfiguration.TraceFlagsQuery.Text);
     }
 
     [Fact]
@@ -87,7 +87,7 @@ public sealed class DryRunStatementTests
         {
             foreach (var query in SqlServerConfiguration.Statements)
             {
-                var sent = Assert.Single(statements, s => s == query);
+                var sent = Assert.Single(statements, s => s.Text == query.Text);
                 var fragment = TSqlAssert.Parses(sent.Text, sent.Purpose);
                 Assert.All(TSqlAssert.StatementTypes(fragment), t => Assert.True(t is nameof(SelectStatement) or nameof(DbccStatement), $"{sent.Purpose} is a {t}"));
             }
