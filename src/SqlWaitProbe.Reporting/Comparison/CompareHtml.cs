@@ -20,7 +20,7 @@ public static class CompareHtml
         }
 
         var (capHeaders, capRows) = CompareTables.Captures(r);
-        HtmlReport.Table(sb, capHeaders, capRows);
+        Table(sb, capHeaders, capRows);
         sb.Append("<p>Every figure is per execution; every Δ is against the first capture, ").Append(E(r.Labels[0])).Append(".</p>\n");
         sb.Append("<h2>Findings</h2>\n");
         foreach (var f in r.Findings)
@@ -38,7 +38,7 @@ public static class CompareHtml
         else
         {
             var (h, rows) = CompareTables.Configuration(r);
-            HtmlReport.Table(sb, h, rows);
+            Table(sb, h, rows);
         }
 
         foreach (var p in r.Phases)
@@ -53,7 +53,7 @@ public static class CompareHtml
                     continue;
                 }
 
-                HtmlReport.Table(sb, CompareTables.Headers(what, r.Labels), rows.Select(x => CompareTables.Cells(x, r.Captures.Count)), CompareTables.NumericColumns(r.Captures.Count));
+                Table(sb, CompareTables.Headers(what, r.Labels), rows.Select(x => CompareTables.Cells(x, r.Captures.Count)), CompareTables.NumericColumns(r.Captures.Count));
             }
         }
 
@@ -61,7 +61,7 @@ public static class CompareHtml
         {
             sb.Append("<h2>Scalability across the captures</h2>\n");
             var (h, rows) = CompareTables.Scalability(r);
-            HtmlReport.Table(sb, h, rows, 1, 2, 3, 4, 5);
+            Table(sb, h, rows, 1, 2, 3, 4, 5);
         }
 
         if (charts.Count > 0)
@@ -94,6 +94,21 @@ public static class CompareHtml
         foreach (var n in notes) sb.Append($"<li>{E(n)}</li>");
         sb.Append("</ul>\n<h2>Method</h2>\n<p>").Append(E(CompareTables.Method)).Append("</p>\n</body></html>\n");
         return sb.ToString();
+    }
+
+    private static void Table(StringBuilder sb, string[] headers, IEnumerable<string[]> rows, params int[] numeric)
+    {
+        sb.Append("<table><tr>");
+        foreach (var h in headers) sb.Append($"<th>{E(h)}</th>");
+        sb.Append("</tr>\n");
+        foreach (var row in rows)
+        {
+            sb.Append("<tr>");
+            for (var i = 0; i < row.Length; i++) sb.Append(numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
+            sb.Append("</tr>\n");
+        }
+
+        sb.Append("</table>\n");
     }
 
     private static string E(string s) => ReportText.Escape(s);
