@@ -80,6 +80,18 @@ public sealed class DryRunStatementTests
         Assert.DoesNotContain(statements, s => s.Text.Contains("DBCC", StringComparison.Ordinal) && s.Text != SqlServerConfiguration.TraceFlagsQuery.Text);
     }
 
+    [Theory]
+    [InlineData(13, "13.0.1601.5", false)]
+    [InlineData(13, "13.0.4001.0", true)]
+    [InlineData(14, "14.0.1000.169", true)]
+    [InlineData(17, "17.0.1000.7", true)]
+    public void The_memory_model_is_asked_only_of_servers_whose_sys_info_has_it(int major, string build, bool asked)
+    {
+        var server = new ServerInfo(major, build, "SQL Server", true, true, null, "probe");
+        Assert.Equal(asked, SqlServerConfiguration.StatementsFor(server).Contains(SqlServerConfiguration.MemoryModelQuery));
+        Assert.Equal(SqlServerConfiguration.Statements.Count - (asked ? 0 : 1), SqlServerConfiguration.StatementsFor(server).Count);
+    }
+
     [Fact]
     public async Task Captures_read_the_configuration_read_only_and_record_memory_model_trace_flags_maxdop_and_pool_caps()
     {

@@ -37,8 +37,20 @@ public static class SqlServerConfiguration
         ORDER BY p.name;
         """);
 
-    /// <summary>Every statement, in the order they are sent.</summary>
+    /// <summary>Every statement, in the order they are sent to a server that knows them all.</summary>
     public static IReadOnlyList<SqlStatement> Statements { get; } = [MemoryModelQuery, TraceFlagsQuery, SettingsQuery, ResourcePoolsQuery];
+
+    /// <summary>The first build with <c>sys.dm_os_sys_info.sql_memory_model_desc</c>: SQL Server 2016 SP1.</summary>
+    public static Version MemoryModelFirstBuild { get; } = new(13, 0, 4001);
+
+    /// <summary>The statements <paramref name="server"/> knows: the memory-model column is absent before 2016 SP1.</summary>
+    public static IReadOnlyList<SqlStatement> StatementsFor(ServerInfo server) =>
+        HasMemoryModel(server) ? Statements : Statements.Where(s => !ReferenceEquals(s, MemoryModelQuery)).ToArray();
+
+    private static bool HasMemoryModel(ServerInfo server) =>
+        server.MajorVersion > MemoryModelFirstBuild.Major
+        || (server.MajorVersion == MemoryModelFirstBuild.Major
+            && Version.TryParse(server.ProductVersion, out var build) && build >= MemoryModelFirstBuild);
 
     /// <summary>Reads the configuration; a statement the server refuses (an older version, a missing permission) is recorded as not read.</summary>
     public static async Task<IReadOnlyDictionary<string, string>> ReadAsync(ISqlCommandSink sink, ServerInfo server, CancellationToken cancellationToken)
@@ -48,7 +60,12 @@ public static class SqlServerConfiguration
             ["version"] = server.ProductVersion,
             ["edition"] = server.Edition,
         };
-        foreach (var statement in Statements)
+        if (!HasMemoryModel(server))
+        {
+            config["memory model"] = "not reported before SQL Server 2016 SP1 (13.0.4001)";
+        }
+
+        foreach (var statement in StatementsFor(server))
         {
             SqlResult result;
             try
