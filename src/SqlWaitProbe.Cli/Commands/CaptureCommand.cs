@@ -42,7 +42,8 @@ public static class CaptureCommand
             }
 
             var outcome = await ProgressReporter.RunAsync(console, $"capture {request.WorkloadName} into {request.Output}",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token));
+                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
+                plain: parse.GetValue(CaptureOptions.Format) == "json");
             CaptureReport.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", console.Out);
             return CaptureReport.ExitCode(outcome);
         }));

@@ -65,7 +65,8 @@ public static class DemoCommand
                 },
             };
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token));
+                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
+                plain: parse.GetValue(Format) == "json");
             CaptureReport.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
 
             return CaptureReport.ExitCode(outcome);

@@ -174,6 +174,9 @@ public sealed class CaptureRunner
             new BundlePhase { Name = plan.Name, Threads = plan.Threads, StartUtc = context.StartUtc, EndUtc = context.EndUtc, Executions = executions, Errors = errors },
             outcomes);
         var summary = new PhaseSummary(plan.Name, plan.Threads, executions, errors, seconds, executions / seconds, LatencySummary.Of(latencies), overhead);
+        PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, executions, null, run.ReleaseTimestamp == 0 ? 0 : Stopwatch.GetElapsedTime(run.ReleaseTimestamp, windowEnd).TotalSeconds,
+            _plan.Duration?.TotalSeconds, _plan.Iterations, interrupted ? "interrupted" : "done", Done: true,
+            $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {executions} executions in the summary"));
         Log.Information("phase {Phase} {State}: {Executions} executions, {Errors} errors, {PerSecond:0.00}/s", plan.Name, interrupted ? "interrupted" : "done", executions, errors, summary.PerSecond);
         return summary;
     }
@@ -220,7 +223,10 @@ public sealed class CaptureRunner
                     > 0 => $"{completed - before} executions since collection started (+{before} before it, not in the summary)",
                     _ => $"{completed} executions",
                 };
-            _progress.Report(string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {counts} ({state})"));
+            var text = string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {counts} ({state})");
+            var inSummary = start == 0 ? 0 : completed - (before ?? 0);
+            PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, inSummary, start == 0 ? completed : before, shown,
+                _plan.Duration?.TotalSeconds, _plan.Iterations, state, Done: false, text));
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
 }
