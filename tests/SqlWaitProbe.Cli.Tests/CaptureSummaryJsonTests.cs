@@ -38,6 +38,11 @@ public sealed class CaptureSummaryJsonTests
                 .Select(m => long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture)).ToArray();
             Assert.NotEmpty(counts);
             Assert.InRange(counts[^1], 1, executions);
+
+            // The phase's closing line gives the summary's own count.
+            var done = Regex.Match(stderr, $"phase {name} done: (\\d+) executions in the summary");
+            Assert.True(done.Success, stderr);
+            Assert.Equal(executions, long.Parse(done.Groups[1].Value, CultureInfo.InvariantCulture));
         }
 
         Assert.Contains("not in the summary", stderr);
