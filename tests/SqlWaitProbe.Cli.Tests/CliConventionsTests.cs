@@ -56,7 +56,7 @@ public sealed class CliConventionsTests
     [Theory]
     [InlineData("check", "--server", "The server to check")]
     [InlineData("check", "--dry-run", "queries check would send")]
-    [InlineData("cleanup", "--server", "leftover extended-event sessions")]
+    [InlineData("cleanup", "--server", "Also drop the XE")]
     [InlineData("capture", "--server", "embedded server")]
     [InlineData("capture", "--dry-run", "every statement the capture would send")]
     public async Task Each_option_is_described_for_its_own_command(string command, string option, string said)
