@@ -1,11 +1,9 @@
 using System.CommandLine;
 using System.Globalization;
-using System.Text.Json;
 using Spectre.Console;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -15,54 +13,49 @@ public static class StacksFocusCommand
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
-        var input = StacksArguments.Input();
         var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };
-        var format = new Option<string>("--format") { Description = "table, or json (the focus, callers and callees with weights in samples)", DefaultValueFactory = _ => "table" };
-        format.AcceptOnlyFromAmong("table", "json");
-        var command = new Command("focus", "Show who calls the matching frames and what they call, with inclusive and exclusive weights.");
-        command.Arguments.Add(input);
-        command.Options.Add(focus);
-        command.Options.Add(format);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
-        {
-            var pattern = parse.GetValue(focus)!;
-            if (string.IsNullOrWhiteSpace(pattern))
+        return StacksReportCommand.Create(
+            console,
+            "focus",
+            "Show who calls the matching frames and what they call, with inclusive and exclusive weights.",
+            "table, or json (the focus, callers and callees with weights in samples)",
+            ["json"],
+            [focus],
+            (parse, stacks, output) =>
             {
-                throw new BadInputException("--focus needs a pattern such as 'libcrypto*!*' or 'EVP_Digest'");
-            }
-
-            var (profile, unit) = StacksInput.LoadWithUnit(console, parse.GetValue(input)!);
-            var view = CallerCalleeView.Compute(profile, pattern);
-            if (view.MatchedFrames.Count == 0)
-            {
-                throw new BadInputException($"no frame matches '{pattern}'");
-            }
-
-            if (parse.GetValue(format) == "json")
-            {
-                var json = new
+                var pattern = parse.GetValue(focus)!;
+                if (string.IsNullOrWhiteSpace(pattern))
                 {
-                    Focus = pattern,
-                    Unit = "samples",
-                    MatchedFrames = view.MatchedFrames.Count,
-                    view.TotalWeight,
-                    view.InclusiveWeight,
-                    view.ExclusiveWeight,
-                    Callers = view.Callers.Select(e => new { e.Name, e.InclusiveWeight, e.Share }),
-                    Callees = view.Callees.Select(e => new { e.Name, e.InclusiveWeight, e.ExclusiveWeight, e.Share }),
-                };
-                console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
-                return Task.FromResult(0);
-            }
+                    throw new BadInputException("--focus needs a pattern such as 'libcrypto*!*' or 'EVP_Digest'");
+                }
 
-            var ansi = StacksConsole.Create(console);
-            ansi.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
-            ansi.Write(Table("Callers", view.Callers, withExclusive: false, unit));
-            ansi.Write(Table("Callees", view.Callees, withExclusive: true, unit));
-            return Task.FromResult(0);
-        }));
-        return command;
+                var view = CallerCalleeView.Compute(stacks.Profile, pattern);
+                if (view.MatchedFrames.Count == 0)
+                {
+                    throw new BadInputException($"no frame matches '{pattern}'");
+                }
+
+                if (output.IsJson)
+                {
+                    output.Json(new
+                    {
+                        Focus = pattern,
+                        Unit = "samples",
+                        MatchedFrames = view.MatchedFrames.Count,
+                        view.TotalWeight,
+                        view.InclusiveWeight,
+                        view.ExclusiveWeight,
+                        Callers = view.Callers.Select(e => new { e.Name, e.InclusiveWeight, e.Share }),
+                        Callees = view.Callees.Select(e => new { e.Name, e.InclusiveWeight, e.ExclusiveWeight, e.Share }),
+                    });
+                    return;
+                }
+
+                output.Ansi.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
+                output.Ansi.Write(Table("Callers", view.Callers, withExclusive: false, stacks.Unit));
+                output.Ansi.Write(Table("Callees", view.Callees, withExclusive: true, stacks.Unit));
+            });
     }
 
     private static Table Table(string title, IReadOnlyList<CallerCalleeEntry> entries, bool withExclusive, string unit)
@@ -80,12 +73,7 @@ public static class StacksFocusCommand
 
         foreach (var e in entries.Take(40))
         {
-            var cells = new List<string>
-            {
-                Markup.Escape(e.Name),
-                Weight(e.InclusiveWeight),
-                e.Share.ToString("P1", CultureInfo.InvariantCulture),
-            };
+            var cells = new List<string> { Markup.Escape(e.Name), Weight(e.InclusiveWeight), StacksReportCommand.Percent(e.Share) };
             if (withExclusive)
             {
                 cells.Add(Weight(e.ExclusiveWeight));
@@ -97,5 +85,5 @@ public static class StacksFocusCommand
         return table;
     }
 
-    private static string Share(long part, long total) => (total == 0 ? 0 : (double)part / total).ToString("P1", CultureInfo.InvariantCulture);
+    private static string Share(long part, long total) => StacksReportCommand.Percent(total == 0 ? 0 : (double)part / total);
 }

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Text.Json;
 using Spectre.Console;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Cli.Infrastructure;
@@ -14,54 +13,49 @@ public static class StacksModulesCommand
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
-        var input = StacksArguments.Input();
         var process = new Option<string?>("--process") { Description = "Only this process (as perf names it, e.g. postgres)" };
-        var format = new Option<string>("--format") { Description = "table, csv or json", DefaultValueFactory = _ => "table" };
-        format.AcceptOnlyFromAmong("table", "csv", "json");
-        var command = new Command("modules", "Show which modules the CPU samples are in: exclusive (leaf) and inclusive share, kernel vs user.");
-        command.Arguments.Add(input);
-        command.Options.Add(process);
-        command.Options.Add(format);
-        command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>
-        {
-            var profile = StacksInput.LoadProfile(console, parse.GetValue(input)!);
-            var name = parse.GetValue(process);
-            if (name is not null && !profile.Processes.Contains(name, StringComparer.Ordinal))
+        return StacksReportCommand.Create(
+            console,
+            "modules",
+            "Show which modules the CPU samples are in: exclusive (leaf) and inclusive share, kernel vs user.",
+            "table, csv or json",
+            ["csv", "json"],
+            [process],
+            (parse, stacks, output) =>
             {
-                throw new BadInputException($"no process named '{name}'; the input has: {string.Join(", ", profile.Processes.Order(StringComparer.Ordinal).Take(20))}");
-            }
+                var name = parse.GetValue(process);
+                var processes = stacks.Profile.Processes;
+                if (name is not null && !processes.Contains(name, StringComparer.Ordinal))
+                {
+                    throw new BadInputException($"no process named '{name}'; the input has: {string.Join(", ", processes.Order(StringComparer.Ordinal).Take(20))}");
+                }
 
-            var shares = ModuleShares.Compute(profile, name);
-            switch (parse.GetValue(format))
-            {
-                case "csv":
-                    console.Out.Write("process,module,kernel,exclusiveWeight,inclusiveWeight,exclusiveShare,inclusiveShare\n");
+                var shares = ModuleShares.Compute(stacks.Profile, name);
+                if (output.IsJson)
+                {
+                    output.Json(shares);
+                }
+                else if (output.Format == "csv")
+                {
+                    output.CsvLine("process", "module", "kernel", "exclusiveWeight", "inclusiveWeight", "exclusiveShare", "inclusiveShare");
                     foreach (var s in shares)
                     {
-                        console.Out.Write(Csv.Line(s.Process, s.Module, s.Kernel ? "1" : "0", Csv.Number(s.ExclusiveWeight), Csv.Number(s.InclusiveWeight),
-                            s.ExclusiveShare.ToString("0.######", System.Globalization.CultureInfo.InvariantCulture),
-                            s.InclusiveShare.ToString("0.######", System.Globalization.CultureInfo.InvariantCulture)) + "\n");
+                        output.CsvLine(s.Process, s.Module, s.Kernel ? "1" : "0", Csv.Number(s.ExclusiveWeight), Csv.Number(s.InclusiveWeight), Fraction(s.ExclusiveShare), Fraction(s.InclusiveShare));
                     }
-
-                    break;
-                case "json":
-                    console.Out.Write(JsonSerializer.Serialize(shares, ProbeJson.Options) + "\n");
-                    break;
-                default:
+                }
+                else
+                {
                     var table = new Table().AddColumns("Process", "Module", "Kind", "Exclusive", "Inclusive");
                     foreach (var s in shares)
                     {
-                        table.AddRow(Markup.Escape(s.Process), Markup.Escape(s.Module), s.Kernel ? "kernel" : "user",
-                            s.ExclusiveShare.ToString("P1", System.Globalization.CultureInfo.InvariantCulture),
-                            s.InclusiveShare.ToString("P1", System.Globalization.CultureInfo.InvariantCulture));
+                        table.AddRow(Markup.Escape(s.Process), Markup.Escape(s.Module), s.Kernel ? "kernel" : "user", StacksReportCommand.Percent(s.ExclusiveShare), StacksReportCommand.Percent(s.InclusiveShare));
                     }
 
-                    StacksConsole.Create(console).Write(table);
-                    break;
-            }
-
-            return Task.FromResult(0);
-        }));
-        return command;
+                    output.Ansi.Write(table);
+                }
+            });
     }
+
+    // Shares in CSV are plain fractions (0 to 1) with up to six decimals, for spreadsheets and scripts.
+    private static string Fraction(double share) => share.ToString("0.######", System.Globalization.CultureInfo.InvariantCulture);
 }
