@@ -271,7 +271,7 @@ public static class BundleReader
 
     private static List<SpinlockRow>? ReadSpinlocks(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "name", "spins");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Dmv.SpinlockStats.Name, BundleColumns.Dmv.SpinlockStats.Spins);
         if (csv is null)
         {
             return null;
@@ -280,8 +280,8 @@ public static class BundleReader
         var rows = new List<SpinlockRow>();
         while (csv.Read())
         {
-            rows.Add(new SpinlockRow(csv.Text("name"), csv.OptionalNumber("collisions") ?? 0, csv.Number("spins"),
-                csv.OptionalNumber("backoffs") ?? 0, csv.OptionalNumber("sleep_time") ?? 0));
+            rows.Add(new SpinlockRow(csv.Text(BundleColumns.Dmv.SpinlockStats.Name), csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.Collisions) ?? 0, csv.Number(BundleColumns.Dmv.SpinlockStats.Spins),
+                csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.Backoffs) ?? 0, csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.SleepTime) ?? 0));
         }
 
         return rows;
@@ -289,7 +289,7 @@ public static class BundleReader
 
     private static List<LatchRow>? ReadLatches(CaptureBundle bundle, string relative)
     {
-        using var csv = CsvFile.Open(bundle, relative, "latch_class", "wait_time_ms");
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Dmv.LatchStats.LatchClass, BundleColumns.Dmv.LatchStats.WaitTimeMs);
         if (csv is null)
         {
             return null;
@@ -298,7 +298,7 @@ public static class BundleReader
         var rows = new List<LatchRow>();
         while (csv.Read())
         {
-            rows.Add(new LatchRow(csv.Text("latch_class"), csv.OptionalNumber("waiting_requests_count") ?? 0, csv.Number("wait_time_ms")));
+            rows.Add(new LatchRow(csv.Text(BundleColumns.Dmv.LatchStats.LatchClass), csv.OptionalNumber(BundleColumns.Dmv.LatchStats.WaitingRequestsCount) ?? 0, csv.Number(BundleColumns.Dmv.LatchStats.WaitTimeMs)));
         }
 
         return rows;

@@ -139,4 +139,167 @@ public static class BundleColumns
         /// <summary>The header, in order.</summary>
         public static readonly string[] All = [Utc, Event, SessionId, MemoryClerkName, Pages];
     }
+
+    /// <summary><c>offcpu/stacks.csv</c>: the distinct off-CPU stacks, ids from 0 in order.</summary>
+    public static class OffCpuStacks
+    {
+        /// <summary>The stack's id, its row number from 0.</summary>
+        public const string StackId = "stack_id";
+        /// <summary>The stack in the bundle's folded form (process first, root first).</summary>
+        public const string Stack = "stack";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [StackId, Stack];
+    }
+
+    /// <summary><c>offcpu/intervals.csv</c>: every stretch a session's server process spent off the CPU.</summary>
+    public static class OffCpuIntervals
+    {
+        /// <summary>Switched out, ms since the phase start.</summary>
+        public const string StartMs = "start_ms";
+        /// <summary>Back on the CPU, ms since the phase start.</summary>
+        public const string EndMs = "end_ms";
+        /// <summary>Driver session number.</summary>
+        public const string Session = "session";
+        /// <summary><c>R</c> when it left the CPU runnable, else the blocked state (<c>S</c>, <c>D</c>, …).</summary>
+        public const string State = "state";
+        /// <summary>The <see cref="OffCpuStacks.StackId"/> of the stack it left the CPU with.</summary>
+        public const string StackId = "stack_id";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [StartMs, EndMs, Session, State, StackId];
+    }
+
+    /// <summary>
+    /// <c>dmv/*.csv</c> (SQL Server): one file per DMV. Each DMV's columns are its keys (identify a row), counters
+    /// (cumulative, written as deltas over the phase) and gauges (point in time, written as start and end values);
+    /// <c>dmv/NAME.csv</c> has <see cref="DeltaHeader"/>, <c>dmv/snapshots/NAME.csv</c> every raw snapshot with <see cref="SnapshotHeader"/>.
+    /// </summary>
+    public static class Dmv
+    {
+        /// <summary>Delta files: how many times a counter went down (the server restarted or the DMV was cleared).</summary>
+        public const string Restarts = "restarts";
+        /// <summary>Delta files: a gauge's value at the phase start is its name with this suffix.</summary>
+        public const string StartSuffix = "_start";
+        /// <summary>Delta files: a gauge's value at the phase end is its name with this suffix.</summary>
+        public const string EndSuffix = "_end";
+        /// <summary>Snapshot files: the snapshot's UTC time with <c>Z</c>.</summary>
+        public const string Utc = "utc";
+
+        /// <summary>The header of <c>dmv/NAME.csv</c>: keys, counter deltas, gauges at start, gauges at end, restarts.</summary>
+        public static string[] DeltaHeader(IReadOnlyList<string> keys, IReadOnlyList<string> counters, IReadOnlyList<string> gauges) =>
+            [.. keys, .. counters, .. gauges.Select(g => g + StartSuffix), .. gauges.Select(g => g + EndSuffix), Restarts];
+
+        /// <summary>The header of <c>dmv/snapshots/NAME.csv</c>: the time, keys, then every value as read.</summary>
+        public static string[] SnapshotHeader(IReadOnlyList<string> keys, IEnumerable<string> values) => [Utc, .. keys, .. values];
+
+        /// <summary><c>dmv/wait_stats.csv</c> (<c>sys.dm_os_wait_stats</c>); counters in this order: tasks, wait ms, signal ms.</summary>
+        public static class WaitStats
+        {
+            /// <summary>The wait type, the key.</summary>
+            public const string WaitType = "wait_type";
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = [WaitType];
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = ["waiting_tasks_count", "wait_time_ms", "signal_wait_time_ms"];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges = ["max_wait_time_ms"];
+        }
+
+        /// <summary><c>dmv/session_wait_stats.csv</c> (<c>sys.dm_exec_session_wait_stats</c>); counters as <see cref="WaitStats"/>.</summary>
+        public static class SessionWaitStats
+        {
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = ["session_id", WaitStats.WaitType];
+        }
+
+        /// <summary><c>dmv/latch_stats.csv</c> (<c>sys.dm_os_latch_stats</c>).</summary>
+        public static class LatchStats
+        {
+            /// <summary>The latch class, the key.</summary>
+            public const string LatchClass = "latch_class";
+            /// <summary>Latch requests that had to wait (delta).</summary>
+            public const string WaitingRequestsCount = "waiting_requests_count";
+            /// <summary>Latch wait time, ms (delta).</summary>
+            public const string WaitTimeMs = "wait_time_ms";
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = [LatchClass];
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = [WaitingRequestsCount, WaitTimeMs];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges = ["max_wait_time_ms"];
+        }
+
+        /// <summary><c>dmv/spinlock_stats.csv</c> (<c>sys.dm_os_spinlock_stats</c>); every number a delta.</summary>
+        public static class SpinlockStats
+        {
+            /// <summary>The spinlock's name, the key.</summary>
+            public const string Name = "name";
+            /// <summary>Collisions.</summary>
+            public const string Collisions = "collisions";
+            /// <summary>Spins.</summary>
+            public const string Spins = "spins";
+            /// <summary>Backoff sleep time, ms.</summary>
+            public const string SleepTime = "sleep_time";
+            /// <summary>Backoffs.</summary>
+            public const string Backoffs = "backoffs";
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = [Name];
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = [Collisions, Spins, SleepTime, Backoffs];
+        }
+
+        /// <summary><c>dmv/memory_clerks.csv</c> (<c>sys.dm_os_memory_clerks</c> summed by type and name), KB.</summary>
+        public static class MemoryClerks
+        {
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = ["type", "name"];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges = ["pages_kb", "virtual_memory_committed_kb", "awe_allocated_kb"];
+        }
+
+        /// <summary><c>dmv/process_memory.csv</c> (<c>sys.dm_os_process_memory</c>), one row.</summary>
+        public static class ProcessMemory
+        {
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = ["page_fault_count"];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges =
+            [
+                "physical_memory_in_use_kb", "large_page_allocations_kb", "locked_page_allocations_kb", "virtual_address_space_committed_kb",
+                "memory_utilization_percentage", "available_commit_limit_kb", "process_physical_memory_low", "process_virtual_memory_low",
+            ];
+        }
+
+        /// <summary><c>dmv/schedulers.csv</c> (<c>sys.dm_os_schedulers</c>, visible online ones).</summary>
+        public static class Schedulers
+        {
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = ["scheduler_id", "cpu_id"];
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = ["context_switches_count", "idle_switches_count", "yield_count"];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges =
+            [
+                "current_tasks_count", "runnable_tasks_count", "current_workers_count", "active_workers_count", "work_queue_count",
+                "pending_disk_io_count", "load_factor",
+            ];
+        }
+
+        /// <summary><c>dmv/session_cpu.csv</c> (<c>sys.dm_exec_sessions</c> of the workload's sessions); <c>cpu_time</c> (ms) first.</summary>
+        public static class SessionCpu
+        {
+            /// <summary>Key columns.</summary>
+            public static readonly string[] Keys = ["session_id"];
+            /// <summary>Counter columns.</summary>
+            public static readonly string[] Counters = ["cpu_time", "reads", "writes", "logical_reads"];
+            /// <summary>Gauge columns.</summary>
+            public static readonly string[] Gauges = ["memory_usage"];
+        }
+
+        /// <summary><c>dmv/performance_counters.csv</c>: each counter's value over the phase, computed by its <c>cntr_type</c>.</summary>
+        public static class PerformanceCounters
+        {
+            /// <summary>The header, in order.</summary>
+            public static readonly string[] All = ["object_name", "counter_name", "instance_name", "cntr_type", "kind", "value", "restarted"];
+        }
+    }
 }

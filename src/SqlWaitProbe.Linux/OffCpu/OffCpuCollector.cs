@@ -118,7 +118,7 @@ public sealed class OffCpuCollector : ICollector
         var offset = (_anchor.Utc - phase.StartUtc).TotalMilliseconds;
         WriteAtomically(phase.PathFor(BundlePaths.OffCpuStacks(phase.Name)), writer =>
         {
-            writer.Write("stack_id,stack\n");
+            writer.Write(BundleColumns.Header(BundleColumns.OffCpuStacks.All) + "\n");
             for (var i = 0; i < parser.Stacks.Count; i++)
             {
                 writer.Write(Csv.Line(i.ToString(CultureInfo.InvariantCulture), parser.Stacks[i]) + "\n");
@@ -126,7 +126,7 @@ public sealed class OffCpuCollector : ICollector
         });
         WriteAtomically(phase.PathFor(BundlePaths.OffCpuIntervals(phase.Name)), writer =>
         {
-            writer.Write("start_ms,end_ms,session,state,stack_id\n");
+            writer.Write(BundleColumns.Header(BundleColumns.OffCpuIntervals.All) + "\n");
             foreach (var i in intervals)
             {
                 var start = offset + (i.OutSeconds - _anchor.Monotonic) * 1000;

@@ -28,10 +28,10 @@ public static class DmvBundleWriter
         {
             var def = snapshots[0].Definition;
             var deltas = DmvDelta.Over(snapshots);
-            var header = Csv.Line([.. def.Keys, .. def.Counters, .. def.Gauges.Select(g => g + "_start"), .. def.Gauges.Select(g => g + "_end"), "restarts"]);
+            var header = BundleColumns.Header(BundleColumns.Dmv.DeltaHeader(def.Keys, def.Counters, def.Gauges));
             BundleCsv.Write(phase.PathFor($"{folder}/{name}.csv"), header, deltas.Select(d => Csv.Line(
                 [.. KeyParts(d.Key, def), .. d.Deltas.Select(Csv.Number), .. d.GaugeStart.Select(Csv.Number), .. d.GaugeEnd.Select(Csv.Number), Csv.Number(d.Restarts)])));
-            BundleCsv.Write(phase.PathFor($"{folder}/snapshots/{name}.csv"), Csv.Line(["utc", .. def.Keys, .. def.Values]),
+            BundleCsv.Write(phase.PathFor($"{folder}/snapshots/{name}.csv"), BundleColumns.Header(BundleColumns.Dmv.SnapshotHeader(def.Keys, def.Values)),
                 snapshots.SelectMany(s => s.Rows.Select(r => Csv.Line([BundleCsv.Utc(s.Utc), .. KeyParts(r.Key, def), .. r.Value.Select(Csv.Number)]))));
         }
 
@@ -53,7 +53,7 @@ public static class DmvBundleWriter
         var (t0, first) = data.Counters[0];
         var (t1, last) = data.Counters[^1];
         var values = PerformanceCounterMath.Compute(first, last, (t1 - t0).TotalSeconds);
-        BundleCsv.Write(phase.PathFor($"{folder}/performance_counters.csv"), "object_name,counter_name,instance_name,cntr_type,kind,value,restarted",
+        BundleCsv.Write(phase.PathFor($"{folder}/performance_counters.csv"), BundleColumns.Header(BundleColumns.Dmv.PerformanceCounters.All),
             values.Select(v => Csv.Line(v.ObjectName, v.CounterName, v.InstanceName, v.Type.ToString(CultureInfo.InvariantCulture), v.Kind, Csv.Number(v.Value), v.Restarted ? "1" : "0")));
     }
 
@@ -68,7 +68,7 @@ public static class DmvBundleWriter
             }
 
             var def = snapshots[0].Definition;
-            var typeIndex = def.Keys.ToList().IndexOf("wait_type");
+            var typeIndex = def.Keys.ToList().IndexOf(BundleColumns.Dmv.WaitStats.WaitType);
             var byType = DmvDelta.Over(snapshots)
                 .GroupBy(d => d.KeyParts[typeIndex])
                 .Select(g => (Type: g.Key, Tasks: g.Sum(d => d.Deltas[0]), Wait: g.Sum(d => d.Deltas[1]), Signal: g.Sum(d => d.Deltas[2])))
@@ -116,7 +116,7 @@ public static class DmvBundleWriter
         if (data.Snapshots.TryGetValue(sessionScope ? "session_wait_stats" : "wait_stats", out var waits))
         {
             var def = waits[0].Definition;
-            var typeIndex = def.Keys.ToList().IndexOf("wait_type");
+            var typeIndex = def.Keys.ToList().IndexOf(BundleColumns.Dmv.WaitStats.WaitType);
             for (var i = 1; i < waits.Count; i++)
             {
                 var seconds = (waits[i].Utc - waits[i - 1].Utc).TotalSeconds;

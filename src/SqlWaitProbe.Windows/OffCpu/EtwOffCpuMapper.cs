@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Windows.Etw;
 
@@ -66,13 +67,13 @@ public static class EtwOffCpuMapper
     /// <summary>Writes the model as offcpu/stacks.csv and offcpu/intervals.csv text.</summary>
     public static (string StacksCsv, string IntervalsCsv) ToCsv(List<string> stacks, List<(double StartMs, double EndMs, int Session, char State, int StackId)> intervals)
     {
-        var s = new StringBuilder("stack_id,stack\n");
+        var s = new StringBuilder(BundleColumns.Header(BundleColumns.OffCpuStacks.All) + "\n");
         for (var i = 0; i < stacks.Count; i++)
         {
             s.Append(i.ToString(CultureInfo.InvariantCulture)).Append(',').Append(Core.Text.Csv.Escape(stacks[i])).Append('\n');
         }
 
-        var r = new StringBuilder("start_ms,end_ms,session,state,stack_id\n");
+        var r = new StringBuilder(BundleColumns.Header(BundleColumns.OffCpuIntervals.All) + "\n");
         foreach (var (start, end, session, state, id) in intervals)
         {
             r.Append(CultureInfo.InvariantCulture, $"{start:0.###},{end:0.###},{session},{state},{id}\n");
