@@ -59,7 +59,8 @@ public static class BundleAnalyzer
         {
             foreach (var p in phases.Where(p => p.Stacks is not null))
             {
-                focusViews.Add((p.Name, CallerCalleeView.Compute(p.Stacks!, focus)));
+                // Like every CPU figure of the report, the focus is on the workload's processes only.
+                focusViews.Add((p.Name, CallerCalleeView.Compute(process is null ? p.Stacks! : p.Stacks!.OnlyProcess(process), focus)));
             }
         }
 
@@ -131,6 +132,11 @@ public static class BundleAnalyzer
             {
                 var server = manifest.ServerProcess;
                 var own = server.Length == 0 ? stacks : stacks.OnlyProcess(server);
+                if (server.Length > 0)
+                {
+                    notes.Add(WorkloadChoice(p, stacks, server));
+                }
+
                 notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf", p.Sampling?.CallGraph));
             }
         }
@@ -154,5 +160,28 @@ public static class BundleAnalyzer
         }
 
         return notes;
+    }
+
+    /// <summary>How the phase's workload stacks were told apart from other processes of the server's name.</summary>
+    private static string WorkloadChoice(PhaseData phase, Core.Stacks.StackProfile stacks, string server)
+    {
+        if (phase.Processes is not { } processes)
+        {
+            return $"phase {phase.Name}: the workload's CPU stacks were chosen by process name: every {server} process on the machine counts (this bundle records no cpu/processes.csv), so another {server} server running at the same time would be counted as the workload";
+        }
+
+        var other = Core.Stacks.WorkloadProcesses.OtherName(server);
+        double own = 0, others = 0;
+        foreach (var (process, _, weight) in stacks.Entries)
+        {
+            if (string.Equals(process, server, StringComparison.Ordinal)) own += weight;
+            else if (string.Equals(process, other, StringComparison.Ordinal)) others += weight;
+        }
+
+        var distinct = processes.Select(x => x.Pid).Distinct().Count();
+        var text = $"phase {phase.Name}: the workload's CPU stacks are those of the {distinct.ToString(CultureInfo.InvariantCulture)} process(es) listed in cpu/processes.csv (pid and start time)";
+        return others == 0
+            ? text + $"; no other {server} process was sampled"
+            : text + $"; {FindingRules.Pct(others / (own + others))} of the {server}-named samples came from other {server} processes on the machine, shown only as {other} in the all-process flame graph";
     }
 }

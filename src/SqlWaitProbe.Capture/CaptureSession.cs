@@ -85,7 +85,7 @@ public static class CaptureSession
             [
                 .. OsCollectors.For(choices.Where(c => !OsCollectors.IsStacks(c)), phase, request.Os, engine.RunId, engine.ServerProcess),
                 .. engine.CollectorsFor(phase),
-                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess),
+                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess, server.ServerPid),
             ];
 
             if (engine.Workload is { } workload)

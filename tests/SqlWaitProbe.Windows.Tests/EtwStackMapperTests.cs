@@ -143,6 +143,34 @@ public sealed class EtwStackMapperTests
         Assert.Equal("ntoskrnl.exe", mapping.ModuleFiles["ntoskrnl"]);
     }
 
+    [Fact]
+    public void With_the_server_pid_another_sqlservr_instance_is_filed_as_other_and_stays_out_of_the_module_shares()
+    {
+        // Two instances on one machine: the captured one (pid 4242) hashes, the other (pid 5150) allocates pages.
+        var source = new RecordedEtwStackSource(PhaseStart)
+            .AddOf(4242, "sqlservr", 6, 0, [.. WorkerRoot, Bcrypt("BCryptHash")])
+            .AddOf(5150, "sqlservr", 9, 0, [.. WorkerRoot, Sqldk("MemoryNode::AllocatePagesInternal")])
+            .AddOf(77, "Idle", 2, 0, Ntoskrnl("KiIdleLoop"));
+        var settings = new EtwCaptureSettings { RunId = "r1", ServerPid = 4242 };
+
+        var mapping = EtwStackMapper.Map(source, PhaseStart, EtwSymbolMode.Resolved, workload: settings.Workload);
+        var lines = Folded(mapping.Profile);
+
+        Assert.Contains(lines, l => l.StartsWith("sqlservr;", StringComparison.Ordinal) && l.Contains("bcrypt!BCryptHash", StringComparison.Ordinal) && l.EndsWith(" 6", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.StartsWith("other:sqlservr;", StringComparison.Ordinal) && l.Contains("AllocatePagesInternal", StringComparison.Ordinal) && l.EndsWith(" 9", StringComparison.Ordinal));
+        Assert.DoesNotContain(lines, l => l.StartsWith("sqlservr;", StringComparison.Ordinal) && l.Contains("AllocatePagesInternal", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.StartsWith("Idle;", StringComparison.Ordinal));
+        Assert.Contains(mapping.Timeline, r => r.Process == "other:sqlservr");
+        var shares = ModuleShares.Compute(mapping.Profile, "sqlservr");
+        Assert.DoesNotContain(shares, m => m.Module == "sqldk" && m.ExclusiveShare > 0);
+        Assert.Equal(1.0, shares.Single(m => m.Module == "bcrypt").ExclusiveShare, 3);
+
+        // Without the pid (a server on another machine, an old capture) both instances count, as before.
+        var byName = Folded(EtwStackMapper.Map(source, PhaseStart, EtwSymbolMode.Resolved).Profile);
+        Assert.DoesNotContain(byName, l => l.StartsWith("other:", StringComparison.Ordinal));
+        Assert.Null(new EtwCaptureSettings { RunId = "r1" }.Workload);
+    }
+
     private static List<string> Folded(StackProfile profile)
     {
         var writer = new StringWriter();

@@ -20,12 +20,16 @@ internal sealed class RecordedEtwStackSource : IEtwStackSource
     public IEnumerable<EtwSample> Samples() => _samples;
 
     /// <summary>Adds <paramref name="count"/> samples of one stack given root first, 10 ms apart from <paramref name="firstMSec"/>.</summary>
-    public RecordedEtwStackSource Add(string process, int count, double firstMSec, params EtwFrame[] rootFirst)
+    public RecordedEtwStackSource Add(string process, int count, double firstMSec, params EtwFrame[] rootFirst) =>
+        AddOf(4242, process, count, firstMSec, rootFirst);
+
+    /// <summary>As <see cref="Add"/>, for the process <paramref name="pid"/>.</summary>
+    public RecordedEtwStackSource AddOf(int pid, string process, int count, double firstMSec, params EtwFrame[] rootFirst)
     {
         var leafFirst = rootFirst.Reverse().ToArray();
         for (var i = 0; i < count; i++)
         {
-            _samples.Add(new EtwSample(process, 4242, 100 + i, i % 2, firstMSec + i * 10, leafFirst));
+            _samples.Add(new EtwSample(process, pid, 100 + i, i % 2, firstMSec + i * 10, leafFirst));
         }
 
         return this;

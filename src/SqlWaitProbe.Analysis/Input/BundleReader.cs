@@ -43,6 +43,7 @@ public static class BundleReader
             OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),
+            Processes = ReadProcesses(bundle, BundlePaths.Processes(name)),
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
@@ -243,6 +244,31 @@ public static class BundleReader
 
         using var stream = File.OpenRead(bundle.PathOf(relative));
         return SpeedscopeReader.Read(stream, relative).Profile;
+    }
+
+    private static List<WorkloadProcess>? ReadProcesses(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Processes.Pid, BundleColumns.Processes.StartTicks);
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var processes = new List<WorkloadProcess>();
+        while (csv.Read())
+        {
+            double Optional(string column) => csv.HasColumn(column) ? csv.OptionalNumber(column) ?? 0 : 0;
+            processes.Add(new WorkloadProcess(
+                (int)Math.Clamp(csv.Number(BundleColumns.Processes.Pid), 0, int.MaxValue),
+                (int)Math.Clamp(Optional(BundleColumns.Processes.ParentPid), 0, int.MaxValue),
+                csv.HasColumn(BundleColumns.Processes.Name) ? csv.Text(BundleColumns.Processes.Name) : "",
+                (long)Math.Clamp(csv.Number(BundleColumns.Processes.StartTicks), 0, long.MaxValue),
+                Optional(BundleColumns.Processes.StartSeconds),
+                Optional(BundleColumns.Processes.LastSeenSeconds),
+                csv.HasColumn(BundleColumns.Processes.RunningAtEnd) && csv.Text(BundleColumns.Processes.RunningAtEnd) == "1"));
+        }
+
+        return processes;
     }
 
     private static CpuTimeline? ReadTimeline(CaptureBundle bundle, string relative, string serverProcess)

@@ -33,6 +33,9 @@ public sealed record PhaseData
     /// <summary>cpu/stacks.folded.</summary>
     public StackProfile? Stacks { get; init; }
 
+    /// <summary>cpu/processes.csv: the processes whose stacks are the workload's; null in bundles that chose it by process name.</summary>
+    public IReadOnlyList<WorkloadProcess>? Processes { get; init; }
+
     /// <summary>cpu/timeline.csv, server process only.</summary>
     public CpuTimeline? Timeline { get; init; }
 

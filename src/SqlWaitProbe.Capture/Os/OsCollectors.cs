@@ -11,9 +11,14 @@ namespace SqlWaitProbe.Capture.Os;
 /// <summary>Makes fresh OS collectors for one phase from the choices of <see cref="OsCollectorSelector.Select"/>.</summary>
 public static class OsCollectors
 {
-    /// <summary>One collector per choice, in the same order; a choice that does not run becomes a collector that records why.</summary>
-    public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess)
+    /// <summary>
+    /// One collector per choice, in the same order; a choice that does not run becomes a collector that records why.
+    /// The CPU stack collectors count as the workload the tree of <paramref name="serverPid"/> when given, else the
+    /// phase's sessions' backends.
+    /// </summary>
+    public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess, int? serverPid = null)
     {
+        int[] backends = [.. phase.Sessions.Where(s => s.BackendPid is > 0).Select(s => s.BackendPid!.Value).Distinct()];
         foreach (var choice in choices)
         {
             if (!choice.Runs)
@@ -32,12 +37,17 @@ public static class OsCollectors
                 OsCollectorKind.OffCpu => phase.Sessions.Count == 0
                     ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
                     : new OffCpuCollector(runId, options.MaxPerfMegabytes),
-                OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions { RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes }),
+                OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions
+                {
+                    RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes,
+                    ServerProcess = serverProcess, WorkloadRootPid = serverPid, WorkloadPids = backends,
+                }),
                 _ => EtwSupport.CreateCpuCollector(
                     new EtwCaptureSettings
                     {
                         RunId = runId,
                         ServerProcess = serverProcess,
+                        ServerPid = serverPid,
                         IntervalMSec = OsCollectorSelector.EtwIntervalMSec(options),
                         Symbols = SymbolOptions.Resolve(options.Symbols, options.Offline, Environment.GetEnvironmentVariable),
                     },

@@ -106,6 +106,27 @@ public static class BundleColumns
         public static readonly string[] All = [Utc, Name, Value];
     }
 
+    /// <summary><c>cpu/processes.csv</c>: the workload's processes with their identity and when they were seen.</summary>
+    public static class Processes
+    {
+        /// <summary>Process id.</summary>
+        public const string Pid = "pid";
+        /// <summary>Parent process id when first seen.</summary>
+        public const string ParentPid = "ppid";
+        /// <summary>Command name.</summary>
+        public const string Name = "name";
+        /// <summary>Start time in clock ticks after boot (<c>/proc/PID/stat</c> field 22): with the pid, who the process is.</summary>
+        public const string StartTicks = "start_ticks";
+        /// <summary>Start time in seconds after boot.</summary>
+        public const string StartSeconds = "start_s";
+        /// <summary>Seconds after boot when the process was last seen running.</summary>
+        public const string LastSeenSeconds = "last_seen_s";
+        /// <summary><c>1</c> when the process still ran when the recording stopped.</summary>
+        public const string RunningAtEnd = "running_at_end";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Pid, ParentPid, Name, StartTicks, StartSeconds, LastSeenSeconds, RunningAtEnd];
+    }
+
     /// <summary><c>cpu/timeline.csv</c>: leaf-module weight per second.</summary>
     public static class StackTimeline
     {

@@ -42,6 +42,12 @@ public static class BundlePaths
     /// <summary>Normalised stacks of every process, bundle folded form (process first, <c>module!symbol</c> frames).</summary>
     public static string Stacks(string phase) => Phase(phase) + "/cpu/stacks.folded";
 
+    /// <summary>
+    /// The processes whose stacks are the workload's: <c>pid,ppid,name,start_ticks,start_s,last_seen_s,running_at_end</c>
+    /// (the server's process tree, or the watched sessions' backends).
+    /// </summary>
+    public static string Processes(string phase) => Phase(phase) + "/cpu/processes.csv";
+
     /// <summary>Raw <c>perf script</c> text of the sched_switch recording, gzip.</summary>
     public static string OffCpuScript(string phase) => Phase(phase) + "/offcpu/perf.script.gz";
 

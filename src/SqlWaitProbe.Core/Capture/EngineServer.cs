@@ -9,4 +9,11 @@ public sealed record EngineServer(string Version, string Summary, bool IsLocal, 
 {
     /// <summary>The server's configuration, read read-only (memory model, trace flags, non-default settings…), for the manifest.</summary>
     public IReadOnlyDictionary<string, string> Configuration { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// The server's own process on this machine when the engine knows it (the embedded postmaster, <c>sqlservr</c>'s
+    /// <c>SERVERPROPERTY('ProcessID')</c>): it and its descendants are the workload's CPU. Null when unknown: the
+    /// sessions' backends are then the workload.
+    /// </summary>
+    public int? ServerPid { get; init; }
 }

@@ -66,7 +66,7 @@ public sealed class StackProfile
 
     /// <summary>
     /// The samples of one process only, sharing this profile's frame and stack tables; the whole profile
-    /// when the process has no samples.
+    /// when no process of that name has samples (stacks from another tool, whose process names differ).
     /// </summary>
     public StackProfile OnlyProcess(string process)
     {
@@ -79,7 +79,10 @@ public sealed class StackProfile
             }
         }
 
-        return only.TotalWeight > 0 ? only : this;
+        // A profile with samples of the server's name filed as another capture's (other:postgres) has a workload that was
+        // simply idle: the others are never the workload, so the answer is the empty profile, not everything.
+        var otherName = WorkloadProcesses.OtherName(process);
+        return only.TotalWeight > 0 || _weights.Keys.Any(k => string.Equals(k.Process, otherName, StringComparison.Ordinal)) ? only : this;
     }
 
     /// <summary>Root-first frames of a stack.</summary>

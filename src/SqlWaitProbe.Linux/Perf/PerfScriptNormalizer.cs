@@ -12,26 +12,48 @@ public static class PerfScriptNormalizer
     /// <summary>
     /// Reads <c>phases/&lt;phase&gt;/cpu/perf.script.gz</c> of the bundle at <paramref name="bundleRoot"/> and writes
     /// <c>cpu/stacks.folded</c>, <c>cpu/timeline.csv</c> and <c>cpu/sampling.json</c> beside it.
-    /// <paramref name="callGraph"/> (fp, dwarf, lbr) is recorded for the stack-quality remedy. Returns the number of samples read.
+    /// <paramref name="callGraph"/> (fp, dwarf, lbr) is recorded for the stack-quality remedy. With <paramref name="workload"/>,
+    /// samples of server-named processes outside it are filed as <see cref="WorkloadProcesses.OtherName"/>, and the set is
+    /// written to <c>cpu/processes.csv</c>; <paramref name="window"/> (seconds after boot) is when it was recorded.
+    /// Returns the number of samples read.
     /// </summary>
-    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds, string? callGraph = null)
+    public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds, string? callGraph = null,
+        WorkloadProcesses? workload = null, (double Start, double End)? window = null)
     {
         var input = Path.Combine(bundleRoot, BundlePaths.PerfScript(phase));
         var profile = new StackProfile();
         var timeline = new Dictionary<(long Second, string Process, string Module, bool Kernel), long>();
         double? first = null;
+        bool? sameClock = null;
         long samples = 0;
         var reader = new PerfScriptReader();
         foreach (var sample in reader.ReadSamples(input, profile.Frames, profile.Stacks))
         {
             samples++;
-            profile.Add(sample.Process, sample.StackId, sample.Weight);
+            var process = sample.Process;
+            if (workload is not null)
+            {
+                // perf stamps samples with the kernel's clock since boot, as /proc does start times: when the first
+                // sample falls in the recording window, times are compared too, so a reused pid is told apart.
+                sameClock ??= window is { } w && WorkloadProcesses.SameClock(sample.TimestampSeconds, sample.TimestampSeconds, w.Start, w.End);
+                // perf script prints the thread id alone unless asked for the pid; a PostgreSQL backend is one thread,
+                // whose id is the process's.
+                var pid = sample.Pid >= 0 ? sample.Pid : sample.Tid;
+                process = workload.Label(process, pid, sameClock.Value ? sample.TimestampSeconds : double.NaN);
+            }
+
+            profile.Add(process, sample.StackId, sample.Weight);
             var time = double.IsNaN(sample.TimestampSeconds) ? 0 : sample.TimestampSeconds;
             first ??= time;
             var second = (long)Math.Floor(Math.Max(0, time - first.Value));
             var leaf = profile.Frames[profile.Stacks.LeafFrameOf(sample.StackId)];
-            var key = (second, sample.Process, leaf.Module.Length == 0 ? "[unknown]" : leaf.Module, leaf.IsKernel);
+            var key = (second, process, leaf.Module.Length == 0 ? "[unknown]" : leaf.Module, leaf.IsKernel);
             timeline[key] = timeline.GetValueOrDefault(key) + sample.Weight;
+        }
+
+        if (workload is not null)
+        {
+            WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Processes(phase)), workload.Write);
         }
 
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Stacks(phase)), writer => FoldedStackFormat.Write(profile, writer));

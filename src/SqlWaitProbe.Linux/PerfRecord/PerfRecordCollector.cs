@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Linux.PerfRecord;
@@ -23,6 +24,7 @@ public sealed partial class PerfRecordCollector : ICollector
     private string? _dataPath;
     private string? _stderrPath;
     private Stopwatch? _window;
+    private Proc.ProcessTreeRecorder? _processes;
 
     /// <summary>Creates the collector.</summary>
     public PerfRecordCollector(PerfRecordOptions options)
@@ -43,6 +45,12 @@ public sealed partial class PerfRecordCollector : ICollector
         _child = PerfChild.Prepare(_options.RunId, "perf-" + phase.Name, description);
         _dataPath = _child.DataPath;
         _stderrPath = _dataPath + ".log";
+        if (_options.WorkloadRootPid is not null || _options.WorkloadPids.Count > 0)
+        {
+            _processes = new Proc.ProcessTreeRecorder(_options.WorkloadRootPid, _options.WorkloadPids);
+            _processes.Start();
+        }
+
         _perf = _child.Start(RecordArguments(_options, _dataPath), description);
         _perf.StandardInput.Close();
         _ = CopyToFileAsync(_perf.StandardError, _stderrPath);
@@ -68,6 +76,11 @@ public sealed partial class PerfRecordCollector : ICollector
     {
         if (_perf is null || _dataPath is null || _window is null)
         {
+            if (_processes is not null)
+            {
+                await _processes.DisposeAsync();
+            }
+
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
 
@@ -80,6 +93,7 @@ public sealed partial class PerfRecordCollector : ICollector
                 return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "perf record did not stop on SIGINT and was killed; its data is lost");
             }
 
+            var workload = _processes is null ? null : new WorkloadProcesses(_options.ServerProcess, await _processes.StopAsync());
             var lost = ParseLost(_stderrPath);
             var scriptPath = phase.PathFor(BundlePaths.PerfScript(phase.Name));
             await WritePerfScriptAsync(_dataPath, scriptPath, cancellationToken);
@@ -91,7 +105,8 @@ public sealed partial class PerfRecordCollector : ICollector
 
             try
             {
-                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph);
+                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph,
+                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds));
             }
             catch (BadInputException e)
             {
@@ -103,6 +118,11 @@ public sealed partial class PerfRecordCollector : ICollector
         }
         finally
         {
+            if (_processes is not null)
+            {
+                await _processes.DisposeAsync();
+            }
+
             _child?.Finish();
             _perf.Dispose();
         }

@@ -15,6 +15,14 @@ public sealed record PerfRecordOptions
     /// <summary>The capture's run id (names its run folder, where the raw perf data lives until <c>perf script</c> has read it).</summary>
     public required string RunId { get; init; }
 
+    /// <summary>The server's process name (<c>postgres</c>): samples of other processes of that name are not the workload's.</summary>
+    public string ServerProcess { get; init; } = "postgres";
+
+    /// <summary>The server's root process when the probe started it (the embedded postmaster): its whole tree is the workload.</summary>
+    public int? WorkloadRootPid { get; init; }
+
+    /// <summary>Without a root: the backends of the workload's or the watched sessions; empty means no set is recorded.</summary>
+    public IReadOnlyList<int> WorkloadPids { get; init; } = [];
 
     /// <summary>Logical CPUs of the machine, for the sampling coverage.</summary>
     public int LogicalCpus { get; init; } = Environment.ProcessorCount;

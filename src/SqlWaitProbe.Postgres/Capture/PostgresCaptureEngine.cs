@@ -74,6 +74,7 @@ public sealed class PostgresCaptureEngine : ICaptureEngine
             ServerSettings(_server))
         {
             Configuration = Configuration(info),
+            ServerPid = _server?.ServerPid,
         };
     }
 

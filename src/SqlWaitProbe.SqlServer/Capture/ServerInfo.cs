@@ -11,6 +11,12 @@ namespace SqlWaitProbe.SqlServer.Capture;
 /// <param name="Edition">The edition, e.g. <c>Developer Edition (64-bit)</c>.</param>
 public sealed record ServerInfo(int MajorVersion, string ProductVersion, string VersionText, bool ViewServerState, bool AlterAnyEventSession, bool? ViewServerPerformanceState, string Login, string Edition = "")
 {
+    /// <summary>
+    /// The server's process id (<c>SERVERPROPERTY('ProcessID')</c>): on this machine, the <c>sqlservr</c> whose CPU
+    /// samples are the workload's. Null when not read.
+    /// </summary>
+    public int? ProcessId { get; init; }
+
     /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
     public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
 

@@ -66,10 +66,14 @@ public sealed class SqlServerCaptureEngine : ICaptureEngine
         _capture = new SqlServerCapture(_settings, OpenAsync, _factory.DataSource, _factory.WorkloadDatabase);
         await _capture.PrepareServerAsync(progress, cancellationToken);
         var server = _capture.Server!;
+        var local = SqlServerHost.IsLocal(_factory.DataSource);
         return new EngineServer($"{server.ProductVersion} ({server.VersionText})", $"SQL Server {server.ProductVersion} as {server.Login}",
-            SqlServerHost.IsLocal(_factory.DataSource), new Dictionary<string, string>(StringComparer.Ordinal))
+            local, new Dictionary<string, string>(StringComparer.Ordinal))
         {
             Configuration = _capture.Configuration,
+
+            // On this machine the server's pid names its sqlservr among other instances' in the CPU samples.
+            ServerPid = local ? server.ProcessId : null,
         };
     }
 

@@ -16,6 +16,7 @@ public static class SqlServerPreflight
         SELECT CONVERT(int, SERVERPROPERTY('ProductMajorVersion')) AS major_version,
                CONVERT(nvarchar(128), SERVERPROPERTY('ProductVersion')) AS product_version,
                CONVERT(nvarchar(128), SERVERPROPERTY('Edition')) AS edition,
+               CONVERT(int, SERVERPROPERTY('ProcessID')) AS process_id,
                @@VERSION AS version_text,
                SUSER_SNAME() AS login_name;
         """);
@@ -80,7 +81,10 @@ public static class SqlServerPreflight
             Perm("alter_any_event_session") == true,
             major >= PerformanceStateMajorVersion ? Perm("view_server_performance_state") == true : null,
             DmvSnapshot.Text(version.Get(0, "login_name")),
-            DmvSnapshot.Text(version.Get(0, "edition")));
+            DmvSnapshot.Text(version.Get(0, "edition")))
+        {
+            ProcessId = version.Get(0, "process_id") is { } pid && DmvSnapshot.Number(pid) is var n && n > 0 && n <= int.MaxValue ? (int)n : null,
+        };
     }
 
     /// <summary>Throws the one-line error for the first missing requirement of a capture.</summary>

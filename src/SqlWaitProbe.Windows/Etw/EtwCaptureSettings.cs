@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Windows.Symbols;
 
 namespace SqlWaitProbe.Windows.Etw;
@@ -22,6 +23,17 @@ public sealed record EtwCaptureSettings
 
     /// <summary>Process name of the database server, whose modules get symbols first.</summary>
     public string ServerProcess { get; init; } = "sqlservr";
+
+    /// <summary>
+    /// The server's pid (<c>SERVERPROPERTY('ProcessID')</c>) when it runs on this machine: only its samples are the
+    /// workload's; another process of the same name is filed as other. Null: every process of that name counts.
+    /// </summary>
+    public int? ServerPid { get; init; }
+
+    /// <summary>The workload's processes for the stack mapper, or null without a server pid.</summary>
+    public WorkloadProcesses? Workload => ServerPid is { } pid
+        ? new WorkloadProcesses(ServerProcess, [new WorkloadProcess(pid, 0, ServerProcess, 0, 0, 0, RunningAtEnd: true)])
+        : null;
 
     /// <summary>Where symbols come from; null to keep module-level frames only.</summary>
     public SymbolOptions? Symbols { get; init; }

@@ -146,13 +146,17 @@ public sealed class EtwCpuCollector : ICollector
         var source = new TraceLogStackSource(log);
         var phaseStart = phase.StartUtc == default ? _startUtc : phase.StartUtc;
         var phaseEnd = phase.EndUtc == default ? endUtc : phase.EndUtc;
-        var mapping = EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.ModulesOnly);
+        var mapping = EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.ModulesOnly, workload: _settings.Workload);
         // Windows may round the requested interval; the trace records the one it used.
         var intervalMSec = log.SampleProfileInterval > TimeSpan.Zero ? log.SampleProfileInterval.TotalMilliseconds : _settings.IntervalMSec;
         lost = Math.Max(lost, log.EventsLost);
         var facts = new EtwSamplingFacts("etw", Math.Round(1000.0 / intervalMSec), mapping.SampleCount, lost,
             Math.Max(0, (phaseEnd - phaseStart).TotalSeconds), log.NumberOfProcessors > 0 ? log.NumberOfProcessors : Environment.ProcessorCount);
         EtwStackFiles.Write(phase.BundleRoot, phase.Name, mapping, facts);
+        if (_settings.Workload is { } workload)
+        {
+            EtwStackFiles.WriteAtomically(phase.PathFor(BundlePaths.Processes(phase.Name)), workload.Write);
+        }
 
         if (mapping.SampleCount == 0)
         {
@@ -164,7 +168,7 @@ public sealed class EtwCpuCollector : ICollector
             try
             {
                 ResolveSymbols(log, mapping, symbols, cancellationToken);
-                EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved).Profile);
+                EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved, workload: _settings.Workload).Profile);
             }
             catch (OperationCanceledException)
             {

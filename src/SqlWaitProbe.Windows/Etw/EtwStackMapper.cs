@@ -13,9 +13,11 @@ public static class EtwStackMapper
 
     /// <summary>
     /// Maps every sample of <paramref name="source"/>. Timeline seconds count from <paramref name="phaseStartUtc"/>;
-    /// samples taken between the collector's start and the phase start count in second 0.
+    /// samples taken between the collector's start and the phase start count in second 0. With <paramref name="workload"/>,
+    /// samples of a process named like the server but with another pid (a second instance, another capture's server) are
+    /// filed as <see cref="WorkloadProcesses.OtherName"/>: they stay in the all-process stacks, never in the workload's.
     /// </summary>
-    public static EtwStackMapping Map(IEtwStackSource source, DateTime phaseStartUtc, EtwSymbolMode mode, bool keepSamples = false)
+    public static EtwStackMapping Map(IEtwStackSource source, DateTime phaseStartUtc, EtwSymbolMode mode, bool keepSamples = false, WorkloadProcesses? workload = null)
     {
         ArgumentNullException.ThrowIfNull(source);
         var profile = new StackProfile();
@@ -28,17 +30,20 @@ public static class EtwStackMapper
         var seenModules = new HashSet<string>(StringComparer.Ordinal);
         long count = 0;
 
-        foreach (var sample in source.Samples())
+        foreach (var raw in source.Samples())
         {
+            // ETW gives no start time beside the pid; the server's pid is read when the capture starts, and the
+            // process lives across the trace, so the pid alone names it.
+            var sample = workload is null ? raw : raw with { Process = workload.Label(raw.Process, raw.Pid, double.NaN) };
             rootFirst.Clear();
             seenModules.Clear();
             for (var i = sample.FramesLeafFirst.Count - 1; i >= 0; i--)
             {
-                var raw = sample.FramesLeafFirst[i];
-                var frame = ToFrame(raw, mode);
+                var rawFrame = sample.FramesLeafFirst[i];
+                var frame = ToFrame(rawFrame, mode);
                 if (frame.Module.Length > 0 && !moduleFiles.ContainsKey(frame.Module))
                 {
-                    moduleFiles[frame.Module] = FileNameOf(raw.ModulePath);
+                    moduleFiles[frame.Module] = FileNameOf(rawFrame.ModulePath);
                 }
 
                 if (mode == EtwSymbolMode.ModulesOnly && rootFirst.Count > 0 && rootFirst[^1] == frame)

@@ -68,6 +68,60 @@ public sealed class PerfScriptNormalizerTests
         Assert.Contains("_[k] ", folded);
     }
 
+    [Fact]
+    public void Only_the_recorded_processes_are_the_workload_and_other_postgres_processes_are_filed_as_other()
+    {
+        // The real capture holds two postgres processes: 9690 (533 samples, 782.39 to 783.46 s after boot) and the
+        // digest backend 9697 (943 samples from 783.50 s). Only 9697 belongs to this capture.
+        var root = BundleWithCapture("load");
+        var workload = new WorkloadProcesses("postgres", [new WorkloadProcess(9697, 9680, "postgres", 78300, 783.0, 785.4, RunningAtEnd: true)]);
+        PerfScriptNormalizer.Normalize(root, "load", 499, 2, 3.0, workload: workload, window: (782.0, 786.0));
+
+        var profile = ReadStacks(root, "load");
+        var own = profile.OnlyProcess("postgres");
+        Assert.Equal(943L * 2004008, own.TotalWeight);
+        Assert.Equal(533L * 2004008, profile.Entries.Where(e => e.Process == "other:postgres").Sum(e => e.Weight));
+
+        // The digest work is the workload's; the other process's samples are absent from its module shares.
+        var crypto = own.Entries.Where(e => profile.Frames[profile.Stacks.LeafFrameOf(e.StackId)].Module == "libcrypto.so.3").Sum(e => e.Weight);
+        Assert.InRange((double)crypto / own.TotalWeight, 0.45, 1.0);
+        var timeline = File.ReadAllLines(Path.Combine(root, BundlePaths.StackTimeline("load")));
+        Assert.Contains(timeline, l => l.Split(',')[1] == "other:postgres");
+
+        var processes = File.ReadAllLines(Path.Combine(root, BundlePaths.Processes("load")));
+        Assert.Equal(["pid,ppid,name,start_ticks,start_s,last_seen_s,running_at_end", "9697,9680,postgres,78300,783.00,785.40,1"], processes);
+    }
+
+    [Fact]
+    public void A_pid_recorded_for_a_process_that_ended_is_not_the_workload_after_its_end()
+    {
+        // 9690 was last seen at 782.90 s: its samples after that (plus the 0.25 s poll slack) belong to whoever has the pid now.
+        var root = BundleWithCapture("load");
+        var workload = new WorkloadProcesses("postgres",
+        [
+            new WorkloadProcess(9690, 1, "postgres", 70000, 700.0, 782.9, RunningAtEnd: false),
+            new WorkloadProcess(9697, 9680, "postgres", 78300, 783.0, 785.4, RunningAtEnd: true),
+        ]);
+        PerfScriptNormalizer.Normalize(root, "load", 499, 2, 3.0, workload: workload, window: (782.0, 786.0));
+
+        var profile = ReadStacks(root, "load");
+        Assert.Equal((943L + 379) * 2004008, profile.OnlyProcess("postgres").TotalWeight);
+        Assert.Equal(154L * 2004008, profile.Entries.Where(e => e.Process == "other:postgres").Sum(e => e.Weight));
+
+        // Sample times on another clock than the window: the pid alone decides.
+        var elsewhere = BundleWithCapture("load");
+        PerfScriptNormalizer.Normalize(elsewhere, "load", 499, 2, 3.0, workload: workload, window: (10_000.0, 10_030.0));
+        Assert.Equal((943L + 533) * 2004008, ReadStacks(elsewhere, "load").OnlyProcess("postgres").TotalWeight);
+    }
+
+    private static StackProfile ReadStacks(string root, string phase)
+    {
+        var profile = new StackProfile();
+        using var reader = new StreamReader(Path.Combine(root, BundlePaths.Stacks(phase)));
+        FoldedStackFormat.ReadInto(reader, "stacks.folded", profile, firstFrameIsProcess: true);
+        return profile;
+    }
+
     private static string BundleWithCapture(string phase)
     {
         var root = TestData.TempFolder();
