@@ -69,7 +69,34 @@ public static class CaptureEnding
         var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
         using var bundle = CaptureBundle.Open(bundleRoot);
         progress.Report("analysing the bundle");
-        var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
-        return (folder, findings);
+        try
+        {
+            var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+            return (folder, findings);
+        }
+        catch (Exception e) when (DiskFull.Is(e))
+        {
+            // The bundle is whole and says how the capture ended; only its report did not fit. A half-written report
+            // is removed, so what is there is never mistaken for the whole; `probe analyze` makes it later.
+            Log.Warning("the disk filled while the report was written ({Error}); the report is left out", e.Message);
+            TryDelete(folder);
+            progress.Report($"no report: the disk is full; free some space, then run: probe analyze {bundleRoot}");
+            return (null, []);
+        }
+    }
+
+    private static void TryDelete(string folder)
+    {
+        try
+        {
+            if (Directory.Exists(folder))
+            {
+                Directory.Delete(folder, recursive: true);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            Log.Warning("could not remove the partial report {Folder}: {Error}", folder, e.Message);
+        }
     }
 }

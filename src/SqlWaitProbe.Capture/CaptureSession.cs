@@ -5,6 +5,7 @@ using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Workload.Capture;
 
@@ -32,7 +33,9 @@ public static class CaptureSession
         }
 
         DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
+        var existed = Directory.Exists(request.Output);
         var writer = new BundleWriter(request.Output);
+        using var reserve = Reserve(writer.Root, existed);
         using var signals = CaptureSignals.Begin(error, () =>
         {
             PerfRecordCollector.KillAll();
@@ -130,6 +133,8 @@ public static class CaptureSession
         }
         finally
         {
+            // The space set aside at the start is what the closing writes (log, final manifest) use on a full disk.
+            reserve.Release();
             await engine.StopAsync(progress);
             Log.Information("capture ended: {Status} {Reason}", status, reason);
             await log.StopAsync();
@@ -139,6 +144,33 @@ public static class CaptureSession
         CaptureEnding.ThrowIfFailed(failure, reason);
         var (reportFolder, findings) = await CaptureEnding.AnalyseAsync(writer.Root, request.NoAnalyze, status, progress, cancellationToken);
         return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup);
+    }
+
+    /// <summary>
+    /// Sets space aside in the bundle for the closing writes. A disk already too full for it stops the capture before
+    /// anything starts, like <c>--min-free-disk-mb</c> does: exit 1, and the folder goes again if this run made it.
+    /// </summary>
+    private static DiskReserve Reserve(string root, bool existed)
+    {
+        try
+        {
+            return DiskReserve.Create(root);
+        }
+        catch (IOException e) when (DiskFull.Is(e))
+        {
+            if (!existed)
+            {
+                try
+                {
+                    Directory.Delete(root);
+                }
+                catch (IOException)
+                {
+                }
+            }
+
+            throw new EnvironmentProblemException($"the disk of {root} is full: there is no room to start a capture", "Free some space, or write the bundle to another disk with -o.", e);
+        }
     }
 
     private static Dictionary<string, string> Merged(IReadOnlyDictionary<string, string> options, IReadOnlyDictionary<string, string> more)

@@ -76,7 +76,7 @@ public sealed class CaptureLimitsTests
 
         await Task.Delay(3000);
         var filled = Stopwatch.StartNew();
-        FillLeaving(disk.Folder, 4 * 1024 * 1024);
+        disk.FillLeaving(4 * 1024 * 1024);
 
         var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(90));
 
@@ -90,34 +90,6 @@ public sealed class CaptureLimitsTests
         Assert.Empty(Directory.GetFiles(dir, "*.tmp", SearchOption.AllDirectories));
         using var bundle = CaptureBundle.Open(dir);
         Assert.Empty(bundle.VerifyFiles());
-    }
-
-    /// <summary>
-    /// Fills the disk of <paramref name="folder"/> until about <paramref name="leave"/> bytes are free. The capture keeps
-    /// writing meanwhile, so the filler may meet a full disk itself: it then gives back what the capture needs to finish.
-    /// </summary>
-    private static void FillLeaving(string folder, long leave)
-    {
-        const int chunk = 1024 * 1024;
-        var block = new byte[chunk];
-        using var filler = new FileStream(Path.Combine(folder, "filler.bin"), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0);
-        try
-        {
-            while (new DriveInfo(folder).AvailableFreeSpace - chunk > leave)
-            {
-                filler.Write(block);
-            }
-        }
-        catch (IOException)
-        {
-            // The disk filled under the filler: the capture wrote at the same moment.
-        }
-
-        var missing = leave - new DriveInfo(folder).AvailableFreeSpace;
-        if (missing > 0)
-        {
-            filler.SetLength(Math.Max(0, filler.Length - missing));
-        }
     }
 
     [Fact]

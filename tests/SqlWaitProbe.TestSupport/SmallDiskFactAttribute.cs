@@ -68,6 +68,44 @@ public sealed class SmallDiskFactAttribute : FactAttribute
         /// <summary>The mount point.</summary>
         public string Folder { get; } = folder;
 
+        /// <summary>
+        /// Fills the disk until about <paramref name="leave"/> bytes are free (0: completely full). A capture may write
+        /// meanwhile, so the filler may meet a full disk itself: it then gives back what was asked to be left.
+        /// </summary>
+        public void FillLeaving(long leave)
+        {
+            const int chunk = 1024 * 1024;
+            var block = new byte[chunk];
+            using var filler = new FileStream(Path.Combine(Folder, "filler-" + Guid.NewGuid().ToString("N")[..6] + ".bin"), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0);
+            try
+            {
+                while (new DriveInfo(Folder).AvailableFreeSpace - chunk > leave)
+                {
+                    filler.Write(block);
+                }
+
+                if (leave == 0)
+                {
+                    // The last partial megabyte, a page at a time, until the file system refuses.
+                    var page = new byte[4096];
+                    while (true)
+                    {
+                        filler.Write(page);
+                    }
+                }
+            }
+            catch (IOException)
+            {
+                // The disk filled under the filler.
+            }
+
+            var missing = leave - new DriveInfo(Folder).AvailableFreeSpace;
+            if (missing > 0)
+            {
+                filler.SetLength(Math.Max(0, filler.Length - missing));
+            }
+        }
+
         /// <inheritdoc />
         public void Dispose()
         {

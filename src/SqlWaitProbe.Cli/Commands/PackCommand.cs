@@ -33,10 +33,24 @@ public static class PackCommand
                 throw new BadInputException($"{problems.Count} file(s) differ from the manifest; not packing: {string.Join("; ", problems.Take(3).Select(p => $"{p.Path}: {p.Problem}"))}{(problems.Count > 3 ? "; …" : "")}", path);
             }
 
-            if (!Directory.Exists(Path.Combine(bundle.Root, BundlePaths.ReportFolder)))
+            var reportFolder = Path.Combine(bundle.Root, BundlePaths.ReportFolder);
+            if (!Directory.Exists(reportFolder))
             {
-                await ProgressReporter.RunAsync(console, "building the report first", progress =>
-                    ReportBuilder.BuildAsync(bundle, Path.Combine(bundle.Root, BundlePaths.ReportFolder), progress, token));
+                try
+                {
+                    await ProgressReporter.RunAsync(console, "building the report first", progress =>
+                        ReportBuilder.BuildAsync(bundle, reportFolder, progress, token));
+                }
+                catch (Exception e) when (DiskFull.Is(e))
+                {
+                    // The report this run began would be packed half-made next time: it goes.
+                    if (Directory.Exists(reportFolder))
+                    {
+                        Directory.Delete(reportFolder, recursive: true);
+                    }
+
+                    throw;
+                }
             }
 
             if (Path.GetFullPath(zip).StartsWith(Path.GetFullPath(bundle.Root) + Path.DirectorySeparatorChar, StringComparison.Ordinal))

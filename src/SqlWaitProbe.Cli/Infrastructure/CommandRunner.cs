@@ -32,9 +32,10 @@ public static class CommandRunner
             Directory.CreateDirectory(logFolder);
         }
 
-        using var logger = ProbeLog.Create(console, parse.GetValue(GlobalOptions.Verbose), logFolder is null ? null : Path.Combine(logFolder, "probe.log"));
+        var logger = ProbeLog.Create(console, parse.GetValue(GlobalOptions.Verbose), logFolder is null ? null : Path.Combine(logFolder, "probe.log"));
         ProbeLog.Swap(logger);
         var rejected = false;
+        var diskFull = false;
         var command = CommandPath(parse);
         try
         {
@@ -64,9 +65,12 @@ public static class CommandRunner
         }
         catch (Exception e) when (DiskFull.Is(e))
         {
-            await console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); free some space and run the command again");
+            // The output could not be written whole: like bad input, nothing of it is kept (each file was written
+            // through a temporary name and is gone; a folder this run made for its output goes too).
+            await console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); nothing was written: free some space, or name an output on another disk with -o, and run the command again");
             Log.Debug(e, "disk full");
-            return (int)ExitCode.Failure;
+            diskFull = true;
+            return (int)ExitCode.BadInput;
         }
         catch (Exception e)
         {
@@ -75,10 +79,22 @@ public static class CommandRunner
         finally
         {
             ProbeLog.Swap(null);
-            logger.Dispose();
+            try
+            {
+                logger.Dispose();
+            }
+            catch (IOException e) when (DiskFull.Is(e))
+            {
+                // The log's last lines did not fit; the console already said what happened.
+            }
+
             if (rejected && newFolder)
             {
                 RemoveLogOnlyFolder(logFolder!);
+            }
+            else if (diskFull && newFolder)
+            {
+                RemoveFolder(logFolder!);
             }
         }
     }
@@ -92,6 +108,21 @@ public static class CommandRunner
         }
 
         return string.Join(' ', names);
+    }
+
+    // A full disk left this run's new output folder incomplete: it goes whole, so no partial report is taken for one.
+    private static void RemoveFolder(string folder)
+    {
+        try
+        {
+            if (Directory.Exists(folder))
+            {
+                Directory.Delete(folder, recursive: true);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+        }
     }
 
     // Rejected input produces no output: a folder this run created only for its log goes again.

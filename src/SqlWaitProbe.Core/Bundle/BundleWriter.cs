@@ -63,7 +63,7 @@ public sealed class BundleWriter
         foreach (var file in Directory.EnumerateFiles(root, "*", SearchOption.AllDirectories))
         {
             var relative = Path.GetRelativePath(root, file).Replace('\\', '/');
-            if (relative == BundlePaths.Manifest || relative.EndsWith(".tmp", StringComparison.Ordinal)
+            if (relative == BundlePaths.Manifest || relative == Files.DiskReserve.FileName || relative.EndsWith(".tmp", StringComparison.Ordinal)
                 || relative.StartsWith(BundlePaths.ReportFolder + "/", StringComparison.Ordinal))
             {
                 continue;

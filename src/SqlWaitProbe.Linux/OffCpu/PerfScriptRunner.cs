@@ -36,8 +36,14 @@ internal static class PerfScriptRunner
             }
             catch (OperationCanceledException)
             {
-                script.Kill();
+                Stop(script);
                 throw new InvalidOperationException($"perf script did not finish in time; the phase has no {what}");
+            }
+            catch
+            {
+                // A write that failed (a full disk) leaves perf script blocked on its pipe: it must not outlive the probe.
+                Stop(script);
+                throw;
             }
 
             if (script.ExitCode != 0)
@@ -45,5 +51,21 @@ internal static class PerfScriptRunner
                 throw new InvalidOperationException($"perf script failed (exit {script.ExitCode}): {(await errors).Trim().Split('\n')[^1]}");
             }
         });
+    }
+
+    private static void Stop(Process script)
+    {
+        try
+        {
+            if (!script.HasExited)
+            {
+                script.Kill(entireProcessTree: true);
+            }
+
+            script.WaitForExit(5000);
+        }
+        catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+        }
     }
 }
