@@ -18,8 +18,7 @@ public static class AnalyzeCommand
         var focus = new Option<string?>("--focus") { Description = "Add callers/callees of the frames matching this module!function wildcard, e.g. 'sqldk!SOS_MemoryWorkSpace::*'." };
         var stackTags = new Option<string?>("--stacktags") { Description = "Import a WPA .stacktags file; its tags are added to the built-in ones." };
         var export = new Option<string?>("--export-stacktags") { Description = "Write the stack tag sets as .stacktags and PerfView GroupPats files into this folder." };
-        var format = new Option<string>("--format") { Description = "Console output: text or json (findings.json on stdout).", DefaultValueFactory = _ => "text" };
-        format.AcceptOnlyFromAmong("text", "json");
+        var format = JsonFormatOption.Create("Console output: text or json (findings.json on stdout).");
         var noVerify = new Option<bool>("--no-verify") { Description = "Analyse a bundle whose files no longer match its manifest (hand-edited or damaged): damaged files are left out and named under Data quality instead of refusing." };
         var force = new Option<bool>("--force") { Description = "Overwrite a report already in the output folder." };
         var command = new Command("analyze", "Analyse a capture bundle: time ledger, growth table, findings, flame graphs, charts; writes report.md, report.html and findings.json.");

@@ -247,14 +247,6 @@ public static class CaptureOptions
     ];
 
     /// <summary>A <c>--format text|json</c> option for a command that ends with a capture summary.</summary>
-    public static Option<string> CreateFormat()
-    {
-        var format = new Option<string>("--format")
-        {
-            Description = "The summary at the end: text, or json (bundle, status, per-phase executions, rates per second, latencies in ms, report, findings) for scripts; progress stays on stderr.",
-            DefaultValueFactory = _ => "text",
-        };
-        format.AcceptOnlyFromAmong("text", "json");
-        return format;
-    }
+    public static Option<string> CreateFormat() => JsonFormatOption.Create(
+        "The summary at the end: text, or json (bundle, status, per-phase executions, rates per second, latencies in ms, report, findings) for scripts; progress stays on stderr.");
 }

@@ -1,6 +1,9 @@
 using System.CommandLine;
+using System.Text.Json;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Check;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Postgres.Capture;
 using SqlWaitProbe.SqlServer.Capture;
 using SqlWaitProbe.SqlServer.Connection;
@@ -18,6 +21,8 @@ public static class CheckCommand
     private static readonly Option<bool> Encrypt = new("--encrypt") { Description = "Require an encrypted connection to the checked server (sqlserver)." };
     private static readonly Option<bool> TrustServerCertificate = new("--trust-server-certificate") { Description = "Trust the checked server's certificate without validation (sqlserver; test servers only)." };
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Print the queries check would send (version, permissions, extensions) without connecting." };
+    private static readonly Option<string> Format = JsonFormatOption.Create(
+        "text, or json for scripts: the server, version, login, ready (true when every required item is there; the exit code says the same) and each item with ok, required, status and fix; with --dry-run, the statements.");
 
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
@@ -26,7 +31,7 @@ public static class CheckCommand
         foreach (var option in new Option[]
                  {
                      Engine, Server, User, PasswordEnv, Encrypt,
-                     TrustServerCertificate, DryRun,
+                     TrustServerCertificate, DryRun, Format,
                  })
         {
             command.Options.Add(option);
@@ -38,6 +43,7 @@ public static class CheckCommand
             var engine = parse.GetValue(Engine)?.ToLowerInvariant();
             var server = parse.GetValue(Server) ?? throw new BadInputException("probe check needs --server");
             var dryRun = parse.GetValue(DryRun);
+            var json = parse.GetValue(Format) == "json";
             var passwordEnv = parse.GetValue(PasswordEnv);
             var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
                 ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
@@ -57,11 +63,16 @@ public static class CheckCommand
                     };
                     if (dryRun)
                     {
+                        if (json)
+                        {
+                            return WriteJson(console, SqlServerServerCheck.Plan(settings));
+                        }
+
                         SqlServerServerCheck.WriteDryRun(settings, console.Out);
                         return 0;
                     }
 
-                    return await SqlServerServerCheck.RunAsync(settings, console.Out, token);
+                    return json ? WriteJson(console, await SqlServerServerCheck.CheckAsync(settings, token)) : await SqlServerServerCheck.RunAsync(settings, console.Out, token);
                 }
 
                 case "postgres":
@@ -69,11 +80,16 @@ public static class CheckCommand
                     var connectionString = PostgresServerCheck.ConnectionString(server, password);
                     if (dryRun)
                     {
+                        if (json)
+                        {
+                            return WriteJson(console, PostgresServerCheck.Plan(connectionString));
+                        }
+
                         PostgresServerCheck.WriteDryRun(connectionString, console.Out);
                         return 0;
                     }
 
-                    return await PostgresServerCheck.RunAsync(connectionString, console.Out, token);
+                    return json ? WriteJson(console, await PostgresServerCheck.CheckAsync(connectionString, token)) : await PostgresServerCheck.RunAsync(connectionString, console.Out, token);
                 }
 
                 default:
@@ -81,6 +97,19 @@ public static class CheckCommand
             }
         }));
         return command;
+    }
+
+    private static int WriteJson(IProbeConsole console, ServerCheckPlan plan)
+    {
+        console.Out.Write(JsonSerializer.Serialize(new { plan.Engine, plan.Server, DryRun = true, plan.Statements, plan.Note }, ProbeJson.Options) + "\n");
+        return 0;
+    }
+
+    private static int WriteJson(IProbeConsole console, ServerCheckReport report)
+    {
+        console.Out.Write(JsonSerializer.Serialize(
+            new { report.Engine, report.Server, report.Version, report.VersionText, report.Login, report.Ready, report.Items, report.Notes }, ProbeJson.Options) + "\n");
+        return report.Ready ? 0 : 1;
     }
 
     private static string PromptOrFail(IProbeConsole console, string user) => console.IsInputRedirected

@@ -1,8 +1,10 @@
 using System.CommandLine;
+using System.Text.Json;
 using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Xe;
 
@@ -12,6 +14,9 @@ namespace SqlWaitProbe.Cli.Commands;
 public static class CleanupCommand
 {
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Only list what would be removed." };
+
+    private static readonly Option<string> Format = JsonFormatOption.Create(
+        "text, or json for scripts: the private folder, each leftover run (kind, description, what removing it touches, and the result or error) and what was left alone.");
 
     // The connection options of cleanup serve one purpose: dropping the probe's leftover XE sessions on a SQL Server.
     private static readonly Option<string?> Server = new("--server", "-S")
@@ -31,6 +36,7 @@ public static class CleanupCommand
             + "embedded PostgreSQL servers and their folders, perf record children, analyze and pack temporary files, ETW sessions (Windows) and, "
             + "with --server, the runs' extended-event sessions on a SQL Server. Processes are stopped only while they are the very process recorded.");
         command.Options.Add(DryRun);
+        command.Options.Add(Format);
         foreach (var option in new Option[] { Server, User, PasswordEnv, Encrypt, TrustServerCertificate })
         {
             command.Options.Add(option);
@@ -39,45 +45,88 @@ public static class CleanupCommand
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var dry = parse.GetValue(DryRun);
+            var json = parse.GetValue(Format) == "json";
             await using var xe = await OpenXeCleanerAsync(parse, token);
             var cleaner = new RuntimeCleaner(EtwSupport.TraceSessions(), xe is null ? null : xe.DropAsync);
             var found = await cleaner.FindAsync(token);
-            var failed = 0;
+            var results = new List<CleanupResult>();
             foreach (var leftover in found)
             {
                 if (dry)
                 {
-                    console.Out.WriteLine($"would clean up {leftover.Description}:");
-                    foreach (var action in leftover.Actions)
-                    {
-                        console.Out.WriteLine("  would " + action);
-                    }
-
+                    results.Add(new CleanupResult(leftover, null, null));
                     continue;
                 }
 
                 try
                 {
-                    console.Out.WriteLine($"{leftover.Description}: {await cleaner.RemoveAsync(leftover, token)}");
+                    results.Add(new CleanupResult(leftover, await cleaner.RemoveAsync(leftover, token), null));
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
                 {
-                    failed++;
+                    results.Add(new CleanupResult(leftover, null, e.Message));
                     console.Error.WriteLine($"probe: could not clean up {leftover.Description}: {e.Message}");
                 }
             }
 
-            foreach (var alone in cleaner.LeftAlone.Distinct(StringComparer.Ordinal))
+            var leftAlone = cleaner.LeftAlone.Distinct(StringComparer.Ordinal).ToList();
+            var failed = results.Count(r => r.Error is not null);
+            if (json)
             {
-                console.Out.WriteLine("left alone: " + alone);
+                WriteJson(console, dry, results, leftAlone);
+            }
+            else
+            {
+                WriteText(console, dry, results, leftAlone);
             }
 
-            console.Out.WriteLine(found.Count == 0
-                ? $"nothing to clean up (private folder {RuntimeFolder.Location})."
-                : dry ? $"{found.Count} leftover run(s) found; run without --dry-run to remove them." : $"{found.Count - failed} of {found.Count} leftover run(s) cleaned up.");
             return failed == 0 ? 0 : 1;
         }));
         return command;
+    }
+
+    private static void WriteText(IProbeConsole console, bool dry, List<CleanupResult> results, List<string> leftAlone)
+    {
+        foreach (var (leftover, outcome, error) in results)
+        {
+            if (dry)
+            {
+                console.Out.WriteLine($"would clean up {leftover.Description}:");
+                foreach (var action in leftover.Actions)
+                {
+                    console.Out.WriteLine("  would " + action);
+                }
+            }
+            else if (error is null)
+            {
+                console.Out.WriteLine($"{leftover.Description}: {outcome}");
+            }
+        }
+
+        foreach (var alone in leftAlone)
+        {
+            console.Out.WriteLine("left alone: " + alone);
+        }
+
+        var failed = results.Count(r => r.Error is not null);
+        console.Out.WriteLine(results.Count == 0
+            ? $"nothing to clean up (private folder {RuntimeFolder.Location})."
+            : dry ? $"{results.Count} leftover run(s) found; run without --dry-run to remove them." : $"{results.Count - failed} of {results.Count} leftover run(s) cleaned up.");
+    }
+
+    private static void WriteJson(IProbeConsole console, bool dry, List<CleanupResult> results, List<string> leftAlone)
+    {
+        var json = new
+        {
+            DryRun = dry,
+            PrivateFolder = RuntimeFolder.Location,
+            Found = results.Count,
+            Cleaned = dry ? 0 : results.Count(r => r.Error is null),
+            Failed = results.Count(r => r.Error is not null),
+            Leftovers = results.Select(r => new { r.Leftover.Kind, r.Leftover.Id, r.Leftover.Description, r.Leftover.Actions, r.Outcome, r.Error }),
+            LeftAlone = leftAlone,
+        };
+        console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
     }
 
     private static async Task<XeLeftoverCleaner?> OpenXeCleanerAsync(ParseResult parse, CancellationToken cancellationToken)
