@@ -49,6 +49,14 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
             Assert.All(rows, r => Assert.True(Csv.ParseDouble(r["cpu_ms"]) > 500, $"cpu_ms {r["cpu_ms"]}"));
         }
 
+        // The workload is exactly the watched backends, each with its start time; the server's other processes are not.
+        using (var processes = bundle.OpenText(BundlePaths.Processes("attach"))!)
+        {
+            var rows = Csv.ReadRows(processes).ToArray();
+            Assert.Equal(_load.LoadPids.Order(), rows.Select(r => int.Parse(r["pid"], System.Globalization.CultureInfo.InvariantCulture)).Order());
+            Assert.All(rows, r => Assert.Equal(SqlWaitProbe.Core.Runtime.ProcessIdentity.Read(int.Parse(r["pid"], System.Globalization.CultureInfo.InvariantCulture))?.StartTicks.ToString(System.Globalization.CultureInfo.InvariantCulture), r["start_ticks"]));
+        }
+
         var profile = new StackProfile();
         using (var folded = bundle.OpenText(BundlePaths.Stacks("attach"))!)
         {
