@@ -210,14 +210,14 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
             return true;
         }
 
-        if (depth > 64 || stat.ParentPid <= 1)
-        {
-            return false;
-        }
-
         if (stat.ParentPid == root)
         {
             return _rootStart >= 0;
+        }
+
+        if (depth > 64 || stat.ParentPid <= 1)
+        {
+            return false;
         }
 
         return byPid.TryGetValue(stat.ParentPid, out var parent)
