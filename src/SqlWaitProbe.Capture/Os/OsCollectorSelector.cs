@@ -119,7 +119,7 @@ public static class OsCollectorSelector
         }
 
         var description = kind == OsCollectorKind.Perf
-            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script | gzip > phases/<phase>/cpu/perf.script.gz")
+            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script --no-inline | gzip > phases/<phase>/cpu/perf.script.gz")
             : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module");
         if (!serverIsLocal)
         {
@@ -136,7 +136,7 @@ public static class OsCollectorSelector
     {
         const string name = "offcpu";
         var description = string.Create(CultureInfo.InvariantCulture,
-            $"off-CPU stacks: perf record -e sched:sched_switch -g --switch-events -k CLOCK_MONOTONIC -p <every session's backend> --max-size={options.MaxPerfMegabytes}M, then perf script | gzip > phases/<phase>/offcpu/perf.script.gz and offcpu/intervals.csv");
+            $"off-CPU stacks: perf record -e sched:sched_switch -g --switch-events -k CLOCK_MONOTONIC -p <every session's backend> --max-size={options.MaxPerfMegabytes}M, then perf script --no-inline | gzip > phases/<phase>/offcpu/perf.script.gz and offcpu/intervals.csv");
         if (options.OffCpu == "off")
         {
             return new OsCollectorChoice(OsCollectorKind.OffCpu, name, "off-CPU stacks: none (--offcpu off)", CollectorStatus.Skipped, "--offcpu off");

@@ -93,7 +93,7 @@ public sealed class OffCpuCollector : ICollector
             }
 
             var raw = phase.PathFor(BundlePaths.OffCpuScript(phase.Name));
-            await PerfScriptRunner.WriteGzipAsync(["script", "--show-switch-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso", "-i", _dataPath], raw, "off-CPU stacks", cancellationToken);
+            await PerfScriptRunner.WriteGzipAsync(["script", "--no-inline", "--show-switch-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso", "-i", _dataPath], raw, "off-CPU stacks", cancellationToken);
             var parser = new SchedSwitchParser(_sessionOfPid.Keys.ToHashSet());
             List<OffCpuInterval> intervals;
             using (var reader = new StreamReader(new GZipStream(File.OpenRead(raw), CompressionMode.Decompress)))

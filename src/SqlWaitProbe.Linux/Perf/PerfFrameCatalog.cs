@@ -8,14 +8,35 @@ namespace SqlWaitProbe.Linux.Perf;
 /// Interns perf frames. A raw stack line (everything after the address) is looked up without allocating; only
 /// a line never seen before is parsed, named and split into its inlined parts.
 /// </summary>
+/// <remarks>
+/// perf prints an inlined function as <c>ADDR name+off (inlined)</c>, without its module. The inline chain of one
+/// address is printed innermost first and ends with the real function and its module on a line with the same
+/// address, when perf's symbol table names that function as the debug information does; when the names differ
+/// (glibc's versioned and aliased symbols: <c>__libc_start_main_impl</c> is <c>__libc_start_main@@GLIBC_2.34</c>)
+/// every line of the chain is <c>(inlined)</c> and the text does not say which module the address belongs to. So an
+/// inlined frame takes the module of the same-address real frame that closes its chain, a kernel address takes the
+/// kernel, and any other stays in <c>[unknown]</c>: the neighbouring frames are callers and callees, often in
+/// other modules, and are never borrowed from. Folded names do not change (inferno-collapse-perf ignores modules).
+/// </remarks>
 internal sealed class PerfFrameCatalog
 {
+    // Where the kernel's addresses start on 64-bit machines (the canonical upper half).
+    private const ulong KernelAddressStart = 0xffff800000000000;
+    private const string KernelModule = "[kernel.kallsyms]";
+    private const string UnknownModule = "[unknown]";
+
     private readonly PerfFoldOptions _options;
     private readonly Dictionary<PerfFrame, int> _ids = new();
     private readonly List<PerfFrame> _frames = new();
     private readonly List<int> _expansions = new();
     private readonly SpanKeyTable[] _lines = [new(), new()];
-    private readonly List<(int Start, int Count)> _ranges = new();
+    private readonly List<(int Start, int Count, bool Inlined)> _ranges = new();
+    private readonly Dictionary<(int Id, string Module), int> _withModule = new();
+
+    // The current stack's inlined frames that wait for the real frame closing their chain: positions in the
+    // leaf-first list and the chain's address.
+    private readonly List<int> _pending = new();
+    private ulong _pendingAddress;
 
     private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
     private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringLookup;
@@ -64,7 +85,7 @@ internal sealed class PerfFrameCatalog
         // The address only matters for unresolved frames named with --addrs; otherwise the rest of the line decides.
         var key = _options.IncludeAddresses ? line : line[(space + 1)..];
         var table = _lines[javaProcess ? 1 : 0];
-        (int Start, int Count) range;
+        (int Start, int Count, bool Inlined) range;
         if (table.TryGetValue(key, out var rangeId))
         {
             range = _ranges[rangeId];
@@ -81,6 +102,11 @@ internal sealed class PerfFrameCatalog
             _ranges.Add(range);
         }
 
+        if (range.Inlined || _pending.Count > 0)
+        {
+            ResolveInlined(line[..space], range, leafFirst);
+        }
+
         var parts = CollectionsMarshal.AsSpan(_expansions).Slice(range.Start, range.Count);
         for (var i = parts.Length - 1; i >= 0; i--)
         {
@@ -90,23 +116,86 @@ internal sealed class PerfFrameCatalog
         return true;
     }
 
-    private (int Start, int Count) Parse(ReadOnlySpan<char> line, int space, bool javaProcess)
+    /// <summary>
+    /// Ends a stack: its inlined frames still waiting for a real frame at their address keep <c>[unknown]</c>, or
+    /// take the kernel for a kernel address.
+    /// </summary>
+    public void EndStack(List<int> leafFirst) => SettlePending(leafFirst, null);
+
+    private void ResolveInlined(ReadOnlySpan<char> pcText, (int Start, int Count, bool Inlined) range, List<int> leafFirst)
+    {
+        var known = ulong.TryParse(pcText, System.Globalization.NumberStyles.AllowHexSpecifier, System.Globalization.CultureInfo.InvariantCulture, out var pc);
+        if (_pending.Count > 0)
+        {
+            var sameAddress = known && pc == _pendingAddress;
+            if (sameAddress && !range.Inlined && range.Count > 0)
+            {
+                // The real frame closing the chain: every inlined frame of that address lives in its module.
+                SettlePending(leafFirst, _frames[_expansions[range.Start]].Frame);
+            }
+            else if (!sameAddress)
+            {
+                SettlePending(leafFirst, null);
+            }
+        }
+
+        if (range.Inlined && known)
+        {
+            _pendingAddress = pc;
+            for (var i = 0; i < range.Count; i++)
+            {
+                _pending.Add(leafFirst.Count + i);
+            }
+        }
+    }
+
+    private void SettlePending(List<int> leafFirst, Frame? real)
+    {
+        foreach (var position in _pending)
+        {
+            if (real is { } r)
+            {
+                leafFirst[position] = WithModule(leafFirst[position], r.Module, r.Kind == FrameKind.Inlined ? FrameKind.User : r.Kind);
+            }
+            else if (_pendingAddress >= KernelAddressStart)
+            {
+                leafFirst[position] = WithModule(leafFirst[position], KernelModule, FrameKind.Kernel);
+            }
+        }
+
+        _pending.Clear();
+    }
+
+    private int WithModule(int id, string module, FrameKind kind)
+    {
+        if (!_withModule.TryGetValue((id, module), out var resolved))
+        {
+            var frame = _frames[id];
+            resolved = Intern(frame with { Frame = new Frame(module, frame.Frame.Symbol, kind) });
+            _withModule.Add((id, module), resolved);
+        }
+
+        return resolved;
+    }
+
+    private (int Start, int Count, bool Inlined) Parse(ReadOnlySpan<char> line, int space, bool javaProcess)
     {
         var pc = line[..space].TrimEnd();
         var rest = line[(space + 1)..];
         var lastSpace = rest.LastIndexOf(' ');
         if (lastSpace < 0)
         {
-            return (0, -1);
+            return (0, -1, false);
         }
 
         var module = rest[(lastSpace + 1)..];
         if (module.Length < 2 || module[0] != '(' || module[^1] != ')')
         {
-            return (0, -1);
+            return (0, -1, false);
         }
 
         module = module[1..^1];
+        var inlined = module.SequenceEqual("inlined");
         var rawFunc = rest[..lastSpace].Trim();
         if (rawFunc.IsEmpty)
         {
@@ -118,13 +207,13 @@ internal sealed class PerfFrameCatalog
         if (rawFunc.StartsWith('('))
         {
             // perf prints some process-name pseudo frames in parentheses; folding skips them.
-            return (start, 0);
+            return (start, 0, false);
         }
 
         var func = PerfFrameNames.FixRustSymbol(rawFunc.ToString());
         var kernel = PerfFrameNames.IsKernel(module);
         var jit = PerfFrameNames.IsJit(module);
-        var moduleName = PerfFrameNames.BaseName(module).ToString();
+        var moduleName = inlined ? UnknownModule : PerfFrameNames.BaseName(module).ToString();
         var index = 0;
         foreach (var range in func.AsSpan().Split("->"))
         {
@@ -147,7 +236,7 @@ internal sealed class PerfFrameCatalog
             index++;
         }
 
-        return (start, index);
+        return (start, index, inlined);
     }
 
     private int Intern(PerfFrame frame)

@@ -117,6 +117,7 @@ internal sealed class PerfScriptParser : IDisposable
     private bool Complete()
     {
         var emitted = false;
+        Catalog.EndStack(_leafFirst);
         if (_leafFirst.Count > 0)
         {
             var frames = CollectionsMarshal.AsSpan(_leafFirst);

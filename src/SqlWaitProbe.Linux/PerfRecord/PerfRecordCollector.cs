@@ -136,8 +136,16 @@ public sealed partial class PerfRecordCollector : ICollector
         "-F", options.SampleHz.ToString(CultureInfo.InvariantCulture), "-o", dataPath, $"--max-size={options.MaxMegabytes}M",
     ];
 
+    /// <summary>
+    /// The perf script command line after <c>perf</c>. <c>--no-inline</c>: perf prints an inlined function without its
+    /// module, and for glibc's versioned symbols it prints no real frame after the chain either, so the module of
+    /// such frames would be lost; without inline expansion every frame is the real function with its module, and
+    /// perf script does not run addr2line for every address, which is most of its time with DWARF call graphs.
+    /// </summary>
+    public static IReadOnlyList<string> ScriptArguments(string dataPath) => ["script", "--no-inline", "-i", dataPath];
+
     private static Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken) =>
-        OffCpu.PerfScriptRunner.WriteGzipAsync(["script", "-i", dataPath], scriptPath, "stacks", cancellationToken);
+        OffCpu.PerfScriptRunner.WriteGzipAsync(ScriptArguments(dataPath), scriptPath, "stacks", cancellationToken);
 
     private static async Task CopyToFileAsync(StreamReader reader, string path)
     {

@@ -23,7 +23,8 @@ public sealed class PerfDwarfCaptureTests
         {
             Assert.Equal("postgres", process);
             var frames = profile.FramesOf(stack).ToArray();
-            if (frames.Any(f => f.Module == "[unknown]" || f.Symbol == "[unknown]"))
+            // Frames perf could not name. (Inlined glibc frames perf printed without a module are named, module [unknown].)
+            if (frames.Any(f => f.Symbol == "[unknown]"))
             {
                 unknown += weight;
             }
