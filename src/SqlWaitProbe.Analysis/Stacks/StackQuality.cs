@@ -20,6 +20,9 @@ public static class StackQuality
         "KiIdleLoop", "KiSystemStartup",
     };
 
+    /// <summary>Share of a phase's samples lost above which Data quality gives the remedy (1 %).</summary>
+    public const double LostSamplesWarnShare = 0.01;
+
     /// <summary>Measures the stacks of <paramref name="profile"/> (one process's, or all).</summary>
     public static StackQualityResult Measure(StackProfile profile)
     {
@@ -63,7 +66,7 @@ public static class StackQuality
     /// The Data quality lines of one phase: completeness, symbol coverage of the heaviest modules, lost samples,
     /// and what to do when either is poor.
     /// </summary>
-    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, string? callGraph = null, int maxModules = 6)
+    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, string? callGraph = null, int maxModules = 6, long phaseSamples = 0)
     {
         ArgumentNullException.ThrowIfNull(quality);
         var lines = new List<string>();
@@ -94,6 +97,17 @@ public static class StackQuality
             remedies.Add(source == "etw"
                 ? $"symbols did not load for {string.Join(", ", unsymbolised)}: point --symbols at a symbol path that holds their PDBs (srv*C:\\symbols*https://msdl.microsoft.com/download/symbols) and check that the machine reaches it; without PDBs a frame keeps only its module"
                 : $"functions of {string.Join(", ", unsymbolised)} are unnamed: install their debug symbols (the -dbgsym packages of Debian's debian-debug archive, or -dbg/-debuginfo elsewhere) or set DEBUGINFOD_URLS so perf script fetches them; JIT code needs a perf map (/tmp/perf-PID.map) from its runtime");
+        }
+
+        // Lost samples are whole samples perf or ETW dropped (a full buffer), so they are a share of every process's.
+        if (lostSamples > (phaseSamples + lostSamples) * LostSamplesWarnShare)
+        {
+            remedies.Add(string.Create(CultureInfo.InvariantCulture, $"{lostSamples} samples lost ({Pct(lostSamples / (double)(phaseSamples + lostSamples))} of the phase's samples): ")
+                + (source == "etw"
+                    ? "the ETW session's buffers filled; capture with fewer providers or a lower --sample-hz"
+                    : callGraph == "dwarf"
+                        ? "perf could not write its DWARF stack copies out in time; capture with a lower --sample-hz, or --call-graph fp where frame pointers reach the roots"
+                        : "perf could not write its samples out in time; capture with a lower --sample-hz"));
         }
 
         if (remedies.Count > 0)

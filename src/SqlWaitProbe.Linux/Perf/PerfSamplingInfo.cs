@@ -4,7 +4,7 @@ namespace SqlWaitProbe.Linux.Perf;
 /// <param name="Source"><c>perf</c>.</param>
 /// <param name="SampleHz">Sampling frequency asked of perf.</param>
 /// <param name="Samples">Samples read (of the first event type).</param>
-/// <param name="LostSamples">Samples perf reported lost (perf script does not print them, so 0 here).</param>
+/// <param name="LostSamples">Samples perf lost, as <c>perf report --stats</c> counts them.</param>
 /// <param name="DurationSeconds">Length of the phase.</param>
 /// <param name="LogicalCpus">Logical CPUs of the machine.</param>
 public sealed record PerfSamplingInfo(string Source, int SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus)

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
-using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Errors;
@@ -16,7 +15,7 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 /// with SIGINT so it finishes its file, then <c>perf script</c> into <c>cpu/perf.script.gz</c> and the
 /// normaliser into the bundle's stack files.
 /// </summary>
-public sealed partial class PerfRecordCollector : ICollector
+public sealed class PerfRecordCollector : ICollector
 {
     private readonly PerfRecordOptions _options;
     private Process? _perf;
@@ -94,7 +93,7 @@ public sealed partial class PerfRecordCollector : ICollector
             }
 
             var workload = _processes is null ? null : new WorkloadProcesses(_options.ServerProcess, await _processes.StopAsync());
-            var lost = ParseLost(_stderrPath);
+            var lost = await PerfLostSamples.ReadAsync(_dataPath, cancellationToken);
             var scriptPath = phase.PathFor(BundlePaths.PerfScript(phase.Name));
             await WritePerfScriptAsync(_dataPath, scriptPath, cancellationToken);
             var problems = new List<string>();
@@ -106,7 +105,7 @@ public sealed partial class PerfRecordCollector : ICollector
             try
             {
                 PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph,
-                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds));
+                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost ?? 0);
             }
             catch (BadInputException e)
             {
@@ -114,7 +113,12 @@ public sealed partial class PerfRecordCollector : ICollector
                 problems.Add("perf.script.gz written but not normalised: " + e.OneLine);
             }
 
-            return new CollectorOutcome(Name, problems.Count == 0 ? CollectorStatus.Ok : CollectorStatus.Partial, lost, problems.Count == 0 ? null : string.Join("; ", problems));
+            if (lost is null)
+            {
+                problems.Add("perf report --stats did not say how many samples were lost; the phase records 0");
+            }
+
+            return new CollectorOutcome(Name, problems.Count == 0 ? CollectorStatus.Ok : CollectorStatus.Partial, lost ?? 0, problems.Count == 0 ? null : string.Join("; ", problems));
         }
         finally
         {
@@ -156,22 +160,6 @@ public sealed partial class PerfRecordCollector : ICollector
         }
     }
 
-    private static long ParseLost(string? stderrPath)
-    {
-        if (stderrPath is null || !File.Exists(stderrPath))
-        {
-            return 0;
-        }
-
-        long lost = 0;
-        foreach (Match m in LostPattern().Matches(File.ReadAllText(stderrPath)))
-        {
-            lost += long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture);
-        }
-
-        return lost;
-    }
-
     private static string LastLine(string? path) =>
         path is not null && File.Exists(path) ? File.ReadAllLines(path).LastOrDefault(l => l.Trim().Length > 0)?.Trim() ?? "" : "";
 
@@ -188,7 +176,4 @@ public sealed partial class PerfRecordCollector : ICollector
         {
         }
     }
-
-    [GeneratedRegex(@"lost (\d+) chunks", RegexOptions.IgnoreCase)]
-    private static partial Regex LostPattern();
 }

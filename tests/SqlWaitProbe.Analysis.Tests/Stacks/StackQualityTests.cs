@@ -21,7 +21,7 @@ public sealed class StackQualityTests
         var crypto = quality.Modules.Single(m => m.Module == "libcrypto.so.3");
         Assert.Equal(100, crypto.FrameWeight);
         Assert.Equal(0.4, crypto.UnsymbolisedShare, 3);
-        var lines = StackQuality.Describe("load", "postgres", quality, 3, "perf");
+        var lines = StackQuality.Describe("load", "postgres", quality, 3, "perf", phaseSamples: 1000);
         Assert.Contains(lines, l => l.Contains("60% of CPU samples (by weight) reach a thread's first function; 40% stop short", StringComparison.Ordinal) && l.Contains("3 samples lost", StringComparison.Ordinal));
         Assert.Contains(lines, l => l.Contains("libcrypto.so.3 40%", StringComparison.Ordinal));
         var remedy = Assert.Single(lines, l => l.Contains("remedy", StringComparison.Ordinal));
@@ -59,5 +59,22 @@ public sealed class StackQualityTests
         Assert.DoesNotContain(StackQuality.Describe("baseline", "postgres", StackQuality.Measure(profile), 0, "perf"), l => l.Contains("remedy", StringComparison.Ordinal));
         Assert.Equal("libcrypto.so.3!?", U("libcrypto.so.3", "[libcrypto.so.3]").DisplayName);
         Assert.Equal("libcrypto.so.3!SHA256_Update", U("libcrypto.so.3", "SHA256_Update").DisplayName);
+    }
+
+    [Fact]
+    public void Lost_samples_over_one_percent_of_the_phase_get_a_remedy()
+    {
+        var profile = new StackProfile();
+        profile.Add("postgres", [U("postgres", "_start"), U("libcrypto.so.3", "SHA256_Update")], 5);
+        var quality = StackQuality.Measure(profile);
+
+        // 5 of 1,005 samples lost (0.5 %): counted, no remedy. 50 of 1,050 (4.8 %): perf could not keep up.
+        var few = StackQuality.Describe("load", "postgres", quality, 5, "perf", "dwarf", phaseSamples: 1000);
+        Assert.Contains(few, l => l.Contains("5 samples lost (perf)", StringComparison.Ordinal));
+        Assert.DoesNotContain(few, l => l.Contains("remedy", StringComparison.Ordinal));
+
+        var many = Assert.Single(StackQuality.Describe("load", "postgres", quality, 50, "perf", "dwarf", phaseSamples: 1000), l => l.Contains("remedy", StringComparison.Ordinal));
+        Assert.Contains("50 samples lost (4.8% of the phase's samples)", many);
+        Assert.Contains("--sample-hz", many);
     }
 }

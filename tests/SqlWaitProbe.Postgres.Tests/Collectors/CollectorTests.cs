@@ -1,4 +1,5 @@
 using System.IO.Compression;
+using System.Text.Json;
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
@@ -123,7 +124,16 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
         using (var gz = new GZipStream(File.OpenRead(Path.Combine(root, BundlePaths.PerfScript("load"))), CompressionMode.Decompress))
         using (var reader = new StreamReader(gz))
         {
-            Assert.Contains("libcrypto", await reader.ReadToEndAsync());
+            var script = await reader.ReadToEndAsync();
+            Assert.Contains("libcrypto", script);
+
+            // Converted with --no-inline: every frame is a real function with its module.
+            Assert.DoesNotContain("(inlined)", script);
+        }
+
+        using (var sampling = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(root, BundlePaths.StackInfo("load")))))
+        {
+            Assert.Equal(outcome.LostEvents, sampling.RootElement.GetProperty("lostSamples").GetInt64());
         }
 
         var folded = await File.ReadAllLinesAsync(Path.Combine(root, BundlePaths.Stacks("load")));
