@@ -14,7 +14,7 @@ public sealed class CaptureEndToEndTests
     {
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-            "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "2", "--duration", "4s", "--scale", "0.05", "-o", dir);
+            "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "2", "--duration", "4s", "--scale", "0.05", "--call-graph", "dwarf", "-o", dir);
         Assert.True(exit == 0, stderr);
         Assert.Contains("bundle: " + dir, stdout);
         Assert.Contains("phase baseline", stderr);
@@ -53,8 +53,8 @@ public sealed class CaptureEndToEndTests
         var top = ModuleShares.Compute(profile, "postgres").OrderByDescending(s => s.ExclusiveWeight).First();
         Assert.Equal("libcrypto.so.3", top.Module);
 
-        // The default call graph (dwarf) walks through libcrypto, which has no frame pointers: the heaviest path
-        // into it reaches PostgreSQL's own functions, and [unknown] stays small.
+        // DWARF unwinding walks through libcrypto, which has no frame pointers: the heaviest path into it reaches
+        // PostgreSQL's own functions, [unknown] stays small, and the report does not ask for another call graph.
         var path = SqlWaitProbe.Analysis.Ledger.CallPaths.IntoModule(profile, "postgres", "libcrypto.so.3", kernel: false, top: 1).Single();
         Assert.Contains(path.Frames, f => f.StartsWith("postgres!", StringComparison.Ordinal) && f != "postgres!?" && f != "postgres!_start");
         var postgresWeight = profile.Entries.Where(e => e.Process == "postgres").Sum(e => e.Weight);
@@ -62,6 +62,7 @@ public sealed class CaptureEndToEndTests
         Assert.True(unknown < postgresWeight * 0.05, $"[unknown] holds {unknown} of {postgresWeight} ns inclusive");
         var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
         Assert.Contains("stack completeness of postgres", report);
+        Assert.DoesNotContain("capture again with --call-graph dwarf", report);
         Assert.DoesNotMatch(@"\d{9,} samples", File.ReadAllText(Path.Combine(dir, "report", "report.html")));
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
         AssertFindingsAsAUserReadsThem(Path.Combine(dir, "report", "findings.json"));

@@ -44,7 +44,7 @@ public sealed class SqlServerCliTests
         Assert.Contains("FROM sys.dm_os_latch_stats", output);
         Assert.Contains("FROM sys.dm_os_spinlock_stats", output);
         Assert.Contains("FROM sys.dm_xe_object_columns", output);
-        Assert.Contains("perf record -a -e cpu-clock --call-graph dwarf,8192 -F 499", output);
+        Assert.Contains("perf record -a -e cpu-clock --call-graph fp -F 499", output);
         // The configuration a comparison is labelled by, read-only; TRACESTATUS is the one DBCC, and it changes nothing.
         Assert.Contains("SELECT i.sql_memory_model_desc FROM sys.dm_os_sys_info AS i;", output);
         Assert.Contains("FROM sys.resource_governor_resource_pools AS p", output);

@@ -19,7 +19,7 @@ public sealed class RealCaptureReportTests
         var gz = Path.Combine(root, BundlePaths.PerfScript("load"));
         Directory.CreateDirectory(Path.GetDirectoryName(gz)!);
         File.Copy(TestData.Path("perf-script/local__pg15-digest-1session.perf.txt.gz"), gz);
-        var samples = PerfScriptNormalizer.Normalize(root, "load", sampleHz: 99, logicalCpus: 2, durationSeconds: 8.64);
+        var samples = PerfScriptNormalizer.Normalize(root, "load", sampleHz: 99, logicalCpus: 2, durationSeconds: 8.64, callGraph: "fp");
         var manifestPath = Path.Combine(root, BundlePaths.Manifest);
         var manifest = CaptureBundle.ReadManifest(manifestPath);
         File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(root) }, ProbeJson.Options));
@@ -37,6 +37,21 @@ public sealed class RealCaptureReportTests
         Assert.Matches(@"\| libcrypto\.so[^|]* \|  \| \d+%", md);
         var svg = File.ReadAllText(Path.Combine(output, "flamegraph-load.svg"));
         Assert.Contains("libcrypto", svg);
-        Assert.Contains("libcrypto", File.ReadAllText(Path.Combine(output, "report.html")));
+        var html = File.ReadAllText(Path.Combine(output, "report.html"));
+        Assert.Contains("libcrypto", html);
+
+        // Recorded with frame pointers, which stop in libcrypto and glibc: the report names the share and asks for dwarf,
+        // in the findings (HTML, Markdown, JSON) and in Data quality.
+        var incomplete = Assert.Single(result.Analysis.Findings, f => f.Id == "stacks-incomplete");
+        Assert.Matches(@"^In load, \d+% of postgres's CPU samples have stacks that stop short of a thread's first function, so call paths lose their callers: capture again with --call-graph dwarf$", incomplete.Title);
+        Assert.Contains(incomplete.Title, md);
+        Assert.Contains("capture again with --call-graph dwarf", html);
+        using (var findings = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "findings.json"))))
+        {
+            Assert.Contains("stacks-incomplete", findings.RootElement.ToString());
+        }
+
+        Assert.Contains(result.Analysis.DataQuality, l => l.Contains("stack completeness of postgres", StringComparison.Ordinal) && l.Contains("samples lost", StringComparison.Ordinal));
+        Assert.Contains(result.Analysis.DataQuality, l => l.Contains("remedy", StringComparison.Ordinal) && l.Contains("record with --call-graph dwarf", StringComparison.Ordinal));
     }
 }

@@ -36,6 +36,7 @@ public static class FindingRules
         var findings = new List<Finding>();
         findings.AddRange(Interrupted(a.Manifest));
         Add(findings, TopModule(a));
+        Add(findings, StackQualityFindings.Incomplete(a));
         foreach (var l in a.Ledgers)
         {
             Add(findings, WaitsExplainLittleRule(l));

@@ -31,8 +31,12 @@ public static class PerfCallGraph
     /// <summary>Every accepted value, for help and completion.</summary>
     public static IReadOnlyList<string> Modes { get; } = [Auto, FramePointers, Dwarf, Lbr];
 
-    /// <summary>The mode <c>auto</c> stands for: the one chosen by measurement.</summary>
-    public static string AutoMode => Dwarf;
+    /// <summary>
+    /// The mode <c>auto</c> stands for: the one chosen by measurement (docs/performance.md). Frame pointers: no run
+    /// showed DWARF unwinding within the 0.97 observer-effect bound, and its perf record writes about fifteen times
+    /// the data; the report asks for <c>--call-graph dwarf</c> when the stacks stop short.
+    /// </summary>
+    public static string AutoMode => FramePointers;
 
     /// <summary>The mode for a user's value (<c>auto</c> or nothing → the measured default); null for an unknown value.</summary>
     public static string? Resolve(string? value) => value?.Trim().ToLowerInvariant() switch

@@ -1,0 +1,40 @@
+using SqlWaitProbe.Analysis.Stacks;
+
+namespace SqlWaitProbe.Analysis.Findings;
+
+/// <summary>Findings about the stacks themselves: when call paths are too short to trust, and what to capture instead.</summary>
+public static class StackQualityFindings
+{
+    /// <summary>
+    /// A perf capture without DWARF unwinding whose server stacks stop short of a thread's first function for at
+    /// least this share of their samples earns the <c>stacks-incomplete</c> finding (frame pointers stop in libraries
+    /// built without them, such as Debian's libcrypto and glibc: 36 % of a hashbytes capture's postgres samples).
+    /// </summary>
+    public const double IncompleteShare = 0.10;
+
+    /// <summary>The <c>stacks-incomplete</c> finding for the phase whose stacks are least complete, or null.</summary>
+    public static Finding? Incomplete(AnalysisResult a)
+    {
+        ArgumentNullException.ThrowIfNull(a);
+        var server = a.Manifest.ServerProcess;
+        var worst = a.Phases
+            .Where(p => p.Stacks is not null && p.Sampling is { Source: "perf" } s && s.CallGraph != "dwarf")
+            .Select(p => (Phase: p, Quality: StackQuality.Measure(server.Length == 0 ? p.Stacks! : p.Stacks!.OnlyProcess(server))))
+            .Where(q => q.Quality.TotalWeight > 0)
+            .OrderByDescending(q => q.Quality.IncompleteShare)
+            .FirstOrDefault();
+        if (worst.Phase is null || worst.Quality.IncompleteShare < IncompleteShare)
+        {
+            return null;
+        }
+
+        var (p, quality) = worst;
+        var who = server.Length == 0 ? "the sampled processes" : server;
+        var how = p.Sampling!.CallGraph ?? "fp";
+        return new Finding("stacks-incomplete", Severities.Warning,
+            $"In {p.Name}, {FindingRules.Pct(quality.IncompleteShare)} of {who}'s CPU samples have stacks that stop short of a thread's first function, so call paths lose their callers: capture again with --call-graph dwarf",
+            [$"stacks recorded with --call-graph {how}: {FindingRules.Pct(1 - quality.IncompleteShare)} reach a thread's first function, {FindingRules.Pct(quality.IncompleteShare)} stop short [cpu/stacks.folded, cpu/sampling.json]",
+             $"frame-pointer walks stop in libraries built without frame pointers (Debian's libcrypto and glibc); --call-graph dwarf unwinds them, at about fifteen times the perf data (docs/performance.md); this finding appears from {FindingRules.Pct(IncompleteShare)} of the samples"],
+            DataQuality: true);
+    }
+}
