@@ -78,6 +78,10 @@ public sealed class AnalyzeCommandTests
         { "broken-manifest", "manifest is not valid JSON" },
         { "truncated-zip", "not a zip archive, or the archive is corrupt or truncated" },
         { "garbage-stacks", "stacks.folded:2:" },
+        { "overflowing-stacks", "stacks.folded:2: the counts add up to more than 9223372036854775807" },
+        { "infinite-count", "stacks.folded:2: the count 'Infinity' is not a finite, non-negative number" },
+        { "huge-count", "stacks.folded:1: the count '1e308' is not a finite, non-negative number" },
+        { "negative-timeline-weight", "timeline.csv:2: column 'weight' holds '-5', which is not a count" },
         { "bad-stacktags", "mine.stacktags:4: not valid stack tags XML" },
         { "bad-executions", "executions.csv:3: column 'end_ms' holds 'soon'" },
     };
@@ -102,6 +106,22 @@ public sealed class AnalyzeCommandTests
                 break;
             case "garbage-stacks":
                 File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), "sqlservr;a!b 3\nthis line has no count\n");
+                BundleEdit.Rehash(root);
+                break;
+            case "overflowing-stacks":
+                File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), "postgres;a;b 9223372036854775807\npostgres;a;b 9223372036854775807\n");
+                BundleEdit.Rehash(root);
+                break;
+            case "infinite-count":
+                File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), "postgres;a;b 3\npostgres;a;c Infinity\n");
+                BundleEdit.Rehash(root);
+                break;
+            case "huge-count":
+                File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), "postgres;a;b 1e308\n");
+                BundleEdit.Rehash(root);
+                break;
+            case "negative-timeline-weight":
+                File.WriteAllText(Path.Combine(root, "phases", "load", "cpu", "timeline.csv"), "second,process,module,kernel,weight\n0,sqlservr,sqlmin.dll,0,-5\n");
                 BundleEdit.Rehash(root);
                 break;
             case "bad-stacktags":

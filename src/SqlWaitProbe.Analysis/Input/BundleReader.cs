@@ -287,9 +287,9 @@ public static class BundleReader
                 continue;
             }
 
-            var second = (long)csv.Number(BundleColumns.StackTimeline.Second);
+            var second = (long)csv.Count(BundleColumns.StackTimeline.Second);
             var target = csv.Text(BundleColumns.StackTimeline.Kernel) is "1" or "true" ? timeline.Kernel : timeline.User;
-            target[second] = target.GetValueOrDefault(second) + csv.Number(BundleColumns.StackTimeline.Weight);
+            target[second] = target.GetValueOrDefault(second) + csv.Count(BundleColumns.StackTimeline.Weight);
         }
 
         return timeline;

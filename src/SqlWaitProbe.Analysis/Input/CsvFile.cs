@@ -103,6 +103,21 @@ public sealed class CsvFile : IDisposable
         return value;
     }
 
+    /// <summary>
+    /// A required count or weight: a finite, non-negative number below 2^63 (so it converts to a 64-bit count); throws
+    /// <see cref="BadInputException"/> naming file and line otherwise.
+    /// </summary>
+    public double Count(string column)
+    {
+        var value = Number(column);
+        if (!(value >= 0) || value >= 9223372036854775808.0)
+        {
+            throw new BadInputException($"column '{column}' holds '{Shorten(Text(column))}', which is not a count (a finite, non-negative number of at most {long.MaxValue.ToString(CultureInfo.InvariantCulture)})", Name, LineNumber);
+        }
+
+        return value;
+    }
+
     /// <summary>An optional number: null when the field is empty, else as <see cref="Number"/>.</summary>
     public double? OptionalNumber(string column) => Text(column).Length == 0 ? null : Number(column);
 

@@ -17,7 +17,7 @@ public static class CallPaths
                 continue;
             }
 
-            total += weight;
+            total = checked(total + weight);
             var frames = profile.Stacks.FramesRootFirst(stack);
             var cut = StackTable.Empty;
             var found = false;
@@ -34,7 +34,7 @@ public static class CallPaths
 
             if (found)
             {
-                paths[cut] = paths.GetValueOrDefault(cut) + weight;
+                paths[cut] = checked(paths.GetValueOrDefault(cut) + weight);
             }
         }
 

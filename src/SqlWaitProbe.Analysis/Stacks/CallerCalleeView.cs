@@ -39,15 +39,15 @@ public static class CallerCalleeView
                 continue;
             }
 
-            inclusive += weight;
+            inclusive = checked(inclusive + weight);
             var leafMatches = IsMatch(frames[^1]);
             if (leafMatches)
             {
-                exclusive += weight;
+                exclusive = checked(exclusive + weight);
             }
 
             var callerKey = first == 0 ? ("(process " + process + ")", default(Frame)) : Key(profile.Frames[frames[first - 1]]);
-            callers[callerKey] = callers.GetValueOrDefault(callerKey) + weight;
+            callers[callerKey] = checked(callers.GetValueOrDefault(callerKey) + weight);
 
             // The callee is the first frame after the focus run; a sample ending inside the focus is its own time.
             var next = first + 1;
@@ -59,7 +59,7 @@ public static class CallerCalleeView
             var calleeKey = next >= frames.Length ? (Self, default(Frame)) : Key(profile.Frames[frames[next]]);
             var calleeLeaf = next == frames.Length - 1 || next >= frames.Length;
             var (ci, ce) = callees.GetValueOrDefault(calleeKey);
-            callees[calleeKey] = (ci + weight, ce + (calleeLeaf ? weight : 0));
+            callees[calleeKey] = (checked(ci + weight), checked(ce + (calleeLeaf ? weight : 0)));
         }
 
         var focus = Math.Max(1, inclusive);

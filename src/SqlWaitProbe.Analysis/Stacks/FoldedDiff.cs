@@ -39,5 +39,18 @@ public static class FoldedDiff
         return b == 0 ? 1 : (double)after.Values.Sum() / b;
     }
 
-    private static long Scale(long weight, double scale) => scale == 1 ? weight : (long)Math.Floor((weight * scale) + 1e-9);
+    private static long Scale(long weight, double scale)
+    {
+        if (scale == 1)
+        {
+            return weight;
+        }
+
+        // 2^63 exactly: a scaled count at or past it has no 64-bit value (a cast would wrap it into nonsense).
+        var scaled = Math.Floor((weight * scale) + 1e-9);
+        return scaled < 9223372036854775808.0
+            ? (long)scaled
+            : throw new Core.Errors.BadInputException(
+                $"scaling the before count {weight.ToString(System.Globalization.CultureInfo.InvariantCulture)} by {scale.ToString("R", System.Globalization.CultureInfo.InvariantCulture)} passes {long.MaxValue.ToString(System.Globalization.CultureInfo.InvariantCulture)}, the largest count the probe can hold");
+    }
 }

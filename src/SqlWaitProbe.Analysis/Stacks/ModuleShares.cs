@@ -25,7 +25,7 @@ public static class ModuleShares
                 continue;
             }
 
-            totals[proc] = totals.GetValueOrDefault(proc) + weight;
+            totals[proc] = checked(totals.GetValueOrDefault(proc) + weight);
             var frames = profile.Stacks.FramesRootFirst(stack);
             if (frames.Length == 0)
             {
@@ -34,7 +34,7 @@ public static class ModuleShares
 
             var leaf = profile.Frames[frames[^1]];
             var leafKey = (proc, ModuleOf(leaf), leaf.IsKernel);
-            exclusive[leafKey] = exclusive.GetValueOrDefault(leafKey) + weight;
+            exclusive[leafKey] = checked(exclusive.GetValueOrDefault(leafKey) + weight);
 
             seen.Clear();
             foreach (var id in frames)
@@ -43,7 +43,7 @@ public static class ModuleShares
                 if (seen.Add((ModuleOf(frame), frame.IsKernel)))
                 {
                     var key = (proc, ModuleOf(frame), frame.IsKernel);
-                    inclusive[key] = inclusive.GetValueOrDefault(key) + weight;
+                    inclusive[key] = checked(inclusive.GetValueOrDefault(key) + weight);
                 }
             }
         }

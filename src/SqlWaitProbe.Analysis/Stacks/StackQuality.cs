@@ -29,14 +29,16 @@ public static class StackQuality
         ArgumentNullException.ThrowIfNull(profile);
         long total = 0;
         long incomplete = 0;
-        var frames = new Dictionary<string, (long All, long Unsymbolised)>(StringComparer.Ordinal);
+        // Frame weights count a sample once per frame of the module, so they can pass the profile's total: doubles, as
+        // they only give a share and an order.
+        var frames = new Dictionary<string, (double All, double Unsymbolised)>(StringComparer.Ordinal);
         foreach (var (_, stack, weight) in profile.Entries)
         {
-            total += weight;
+            total = checked(total + weight);
             var ids = profile.Stacks.FramesRootFirst(stack);
             if (ids.Length == 0 || !ReachesRoot(profile.Frames[ids[0]]))
             {
-                incomplete += weight;
+                incomplete = checked(incomplete + weight);
             }
 
             foreach (var id in ids)
@@ -49,7 +51,7 @@ public static class StackQuality
         }
 
         var modules = frames
-            .Select(kv => new ModuleSymbolShare(kv.Key, kv.Value.All, kv.Value.All > 0 ? kv.Value.Unsymbolised / (double)kv.Value.All : 0))
+            .Select(kv => new ModuleSymbolShare(kv.Key, kv.Value.All, kv.Value.All > 0 ? kv.Value.Unsymbolised / kv.Value.All : 0))
             .OrderByDescending(m => m.FrameWeight).ThenBy(m => m.Module, StringComparer.Ordinal)
             .ToArray();
         return new StackQualityResult(total, total > 0 ? incomplete / (double)total : 0, modules);

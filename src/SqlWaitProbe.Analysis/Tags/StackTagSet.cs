@@ -80,7 +80,7 @@ public sealed class StackTagSet
                 stackTags[stack] = tag;
             }
 
-            weights[tag] = weights.GetValueOrDefault(tag) + weight;
+            weights[tag] = checked(weights.GetValueOrDefault(tag) + weight);
         }
 
         return weights.OrderByDescending(kv => kv.Value).ThenBy(kv => kv.Key, StringComparer.Ordinal).Select(kv => (kv.Key, kv.Value)).ToArray();

@@ -143,7 +143,9 @@ internal sealed class StacksInput : IDisposable
             }
 
             var key = text.ToString();
-            folded[key] = folded.GetValueOrDefault(key) + weight;
+
+            // A part of the profile's total, which was checked when it was read.
+            folded[key] = checked(folded.GetValueOrDefault(key) + weight);
         }
 
         return folded;
@@ -151,7 +153,7 @@ internal sealed class StacksInput : IDisposable
 
     private void ReadFoldedLines(TextReader reader, Dictionary<string, long> folded)
     {
-        long lineNumber = 0;
+        long lineNumber = 0, total = 0;
         while (reader.ReadLine() is { } line)
         {
             lineNumber++;
@@ -166,7 +168,10 @@ internal sealed class StacksInput : IDisposable
             }
 
             var (stack, weight) = FoldedStackFormat.SplitLine(line.TrimEnd(), Name, lineNumber);
-            folded[stack] = folded.GetValueOrDefault(stack) + weight;
+
+            // The file's total is checked, so no stack's sum (nor any later total of these lines) can overflow.
+            total = FoldedStackFormat.CheckedSum(total, weight, Name, lineNumber);
+            folded[stack] = checked(folded.GetValueOrDefault(stack) + weight);
         }
     }
 

@@ -16,6 +16,34 @@ public static class FoldedStackFormat
     private const string JitSuffix = "_[j]";
     private const string InlinedSuffix = "_[i]";
 
+    // 2^63 exactly: every finite double below it converts to a long without overflow.
+    private const double FirstCountTooLarge = 9223372036854775808.0;
+
+    /// <summary>
+    /// The one-line error for counts whose sum passes <see cref="long.MaxValue"/>, at <paramref name="lineNumber"/> of
+    /// <paramref name="file"/> (the line that made the total too large).
+    /// </summary>
+    public static BadInputException SumTooLarge(string file, long? lineNumber) => new(
+        $"the counts add up to more than {long.MaxValue.ToString(CultureInfo.InvariantCulture)}, the largest total the probe can sum; split the input or scale its counts down",
+        file,
+        lineNumber);
+
+    /// <summary>
+    /// Adds <paramref name="weight"/> to <paramref name="total"/>, or throws <see cref="SumTooLarge"/> for
+    /// <paramref name="file"/> and <paramref name="lineNumber"/> when the sum would pass <see cref="long.MaxValue"/>.
+    /// </summary>
+    public static long CheckedSum(long total, long weight, string file, long? lineNumber)
+    {
+        try
+        {
+            return checked(total + weight);
+        }
+        catch (OverflowException)
+        {
+            throw SumTooLarge(file, lineNumber);
+        }
+    }
+
     /// <summary>Parses one frame of the bundle's form.</summary>
     public static Frame ParseFrame(string text)
     {
@@ -71,13 +99,18 @@ public static class FoldedStackFormat
             return (line[..space], weight);
         }
 
-        // Differential and fractional folded files carry decimal counts; round them.
-        if (double.TryParse(countText, NumberStyles.Float, CultureInfo.InvariantCulture, out var fractional) && fractional >= 0)
+        // Differential and fractional folded files carry decimal counts; round them. NaN, infinities, negative counts and
+        // counts past 64 bits are refused rather than wrapped into nonsense.
+        if (double.TryParse(countText, NumberStyles.Float, CultureInfo.InvariantCulture, out var fractional) && double.IsFinite(fractional)
+            && fractional >= 0 && Math.Round(fractional) < FirstCountTooLarge)
         {
             return (line[..space], (long)Math.Round(fractional));
         }
 
-        throw new BadInputException($"the count '{Truncate(countText.ToString())}' is not a whole number", file, lineNumber);
+        throw new BadInputException(
+            $"the count '{Truncate(countText.ToString())}' is not a finite, non-negative number of at most {long.MaxValue.ToString(CultureInfo.InvariantCulture)}",
+            file,
+            lineNumber);
     }
 
     /// <summary>
@@ -146,7 +179,11 @@ public static class FoldedStackFormat
                 stack = profile.Stacks.Push(stack, id);
             }
 
-            profile.Add(process, stack, weight);
+            if (!profile.TryAdd(process, stack, weight))
+            {
+                throw SumTooLarge(file, lineNumber);
+            }
+
             lines++;
         }
 

@@ -86,10 +86,21 @@ public static class SpeedscopeReader
                     id = result.Stacks.Push(id, ids[frame]);
                 }
 
-                var whole = (long)Math.Round(weight * scale);
-                if (whole > 0)
+                // 2^63 exactly: a weight that rounds to it or more (or overflows to infinity once scaled) has no 64-bit count.
+                var scaled = Math.Round(weight * scale);
+                if (!(scaled < 9223372036854775808.0))
                 {
-                    result.Add(process, id, whole);
+                    throw new BadInputException(
+                        $"profile '{process}' has a weight of {weight.ToString("R", System.Globalization.CultureInfo.InvariantCulture)} (unit: {unit}), more than the largest count the probe can sum ({long.MaxValue.ToString(System.Globalization.CultureInfo.InvariantCulture)})",
+                        file);
+                }
+
+                var whole = (long)scaled;
+                if (whole > 0 && !result.TryAdd(process, id, whole))
+                {
+                    throw new BadInputException(
+                        $"the weights of profile '{process}' and those before it add up to more than {long.MaxValue.ToString(System.Globalization.CultureInfo.InvariantCulture)} (unit: {unit}), the largest total the probe can sum",
+                        file);
                 }
             }
 

@@ -29,12 +29,35 @@ public sealed class StackProfile
     /// <summary>Sum of all weights.</summary>
     public long TotalWeight { get; private set; }
 
-    /// <summary>Adds <paramref name="weight"/> to the stack of <paramref name="process"/>.</summary>
+    /// <summary>
+    /// Adds <paramref name="weight"/> to the stack of <paramref name="process"/>; throws <see cref="OverflowException"/>
+    /// when the total would pass <see cref="long.MaxValue"/> (readers use <see cref="TryAdd"/> to name the line).
+    /// </summary>
     public void Add(string process, int stackId, long weight)
     {
+        if (!TryAdd(process, stackId, weight))
+        {
+            throw new OverflowException($"the weights of the profile add up to more than {long.MaxValue}");
+        }
+    }
+
+    /// <summary>
+    /// Adds <paramref name="weight"/> (never negative) to the stack of <paramref name="process"/>, or returns false and
+    /// changes nothing when the total would pass <see cref="long.MaxValue"/>. Every weight is non-negative and the
+    /// total fits, so every sum of a part of the profile (a stack, a process, a module, a flame-graph node) fits too.
+    /// </summary>
+    public bool TryAdd(string process, int stackId, long weight)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(weight);
+        if (weight > long.MaxValue - TotalWeight)
+        {
+            return false;
+        }
+
         var key = (process, stackId);
         _weights[key] = _weights.TryGetValue(key, out var w) ? w + weight : weight;
         TotalWeight += weight;
+        return true;
     }
 
     /// <summary>Interns root-first frames and adds the weight.</summary>

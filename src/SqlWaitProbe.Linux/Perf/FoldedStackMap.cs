@@ -33,7 +33,7 @@ internal sealed class FoldedStackMap
             var key = _keys[index];
             if (key.Hash == hash && ReferenceEquals(key.Process, process) && frames.SequenceEqual(key.Frames))
             {
-                _weights[index] += weight;
+                _weights[index] = checked(_weights[index] + weight);
                 return;
             }
 

@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading.Channels;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Linux.Perf;
 
@@ -90,6 +91,14 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
             throw new BadInputException("no samples with call stacks in this perf script output (record with -g)", path, source.LineNumber);
         }
 
+        // Each worker checked its own total with the line of each sample; the file's total is checked here, where the
+        // blocks come together, and named by the file's last line.
+        long total = 0;
+        foreach (var worker in workers)
+        {
+            total = FoldedStackFormat.CheckedSum(total, worker.Total, path, source.LineNumber);
+        }
+
         var folded = new Dictionary<string, long>(StringComparer.Ordinal);
         foreach (var worker in workers)
         {
@@ -106,6 +115,9 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
         private readonly FoldedStackMap _weights = new();
 
         public long Samples { get; private set; }
+
+        /// <summary>The sum of the weights parsed, checked as it grows.</summary>
+        public long Total { get; private set; }
 
         /// <summary>Parses the file's first block, checking that it is perf output; returns the event type, or null when none was seen.</summary>
         public string? ParseFirst(PerfTextBlock block)
@@ -135,7 +147,8 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
                 }
 
                 var line = text.ToString();
-                folded[line] = folded.GetValueOrDefault(line) + weight;
+                // The file's total was checked before merging, so no stack's sum can pass it.
+                folded[line] = checked(folded.GetValueOrDefault(line) + weight);
             }
         }
 
@@ -144,6 +157,7 @@ internal sealed class PerfParallelFolder(PerfFoldOptions options)
         {
             while (parser.Next())
             {
+                Total = FoldedStackFormat.CheckedSum(Total, parser.Current.Period, file, parser.CurrentLine);
                 _weights.Add(parser.Current.Process, parser.CurrentFrames, parser.Current.Period);
                 Samples++;
             }

@@ -43,13 +43,14 @@ public static class PerfScriptNormalizer
                 process = workload.Label(process, pid, sameClock.Value ? sample.TimestampSeconds : double.NaN);
             }
 
+            // The reader checked the file's total, so this sum and the timeline's fit.
             profile.Add(process, sample.StackId, sample.Weight);
             var time = double.IsNaN(sample.TimestampSeconds) ? 0 : sample.TimestampSeconds;
             first ??= time;
             var second = (long)Math.Floor(Math.Max(0, time - first.Value));
             var leaf = profile.Frames[profile.Stacks.LeafFrameOf(sample.StackId)];
             var key = (second, process, leaf.Module.Length == 0 ? "[unknown]" : leaf.Module, leaf.IsKernel);
-            timeline[key] = timeline.GetValueOrDefault(key) + sample.Weight;
+            timeline[key] = checked(timeline.GetValueOrDefault(key) + sample.Weight);
         }
 
         if (workload is not null)

@@ -23,6 +23,7 @@ internal sealed class PerfScriptParser : IDisposable
     private bool _finished;
     private PerfSampleHeader _pending;
     private PerfSampleHeader _current;
+    private long _pendingLine;
     private int[] _rootFirst = new int[128];
     private int _rootFirstCount;
 
@@ -46,6 +47,9 @@ internal sealed class PerfScriptParser : IDisposable
 
     /// <summary>The current sample's process, thread, time and weight.</summary>
     public PerfSampleHeader Current => _current;
+
+    /// <summary>The line number of the current sample's event line (its weight is read from there).</summary>
+    public long CurrentLine { get; private set; }
 
     /// <summary>The current sample's frame ids, root first.</summary>
     public ReadOnlySpan<int> CurrentFrames => _rootFirst.AsSpan(0, _rootFirstCount);
@@ -133,6 +137,7 @@ internal sealed class PerfScriptParser : IDisposable
 
             _rootFirstCount = frames.Length;
             _current = _pending;
+            CurrentLine = _pendingLine;
             Samples++;
             emitted = true;
         }
@@ -214,6 +219,7 @@ internal sealed class PerfScriptParser : IDisposable
         var process = ProcessName(commText, pidText, pid, tid);
         _javaProcess = process == "java";
         _pending = new PerfSampleHeader(commText, process, pid, tid, cpu, time, period);
+        _pendingLine = _source.LineNumber;
 
         if (!inlineFrame.IsEmpty)
         {

@@ -33,8 +33,12 @@ public sealed class PerfScriptReader
         var catalog = new PerfFrameCatalog(Options);
         using var parser = new PerfScriptParser(source, Options, catalog);
         var bundleIds = new List<int>();
+        long total = 0;
         while (parser.Next())
         {
+            // Every consumer sums these weights (in a profile, per second, per module): checking the file's total once
+            // here means none of those sums can overflow, and the error names the sample's line.
+            total = FoldedStackFormat.CheckedSum(total, parser.Current.Period, source.File, parser.CurrentLine);
             var stack = StackTable.Empty;
             foreach (var id in parser.CurrentFrames)
             {
@@ -104,6 +108,7 @@ public sealed class PerfScriptReader
         var profile = new StackProfile();
         foreach (var sample in ReadSamples(source, profile.Frames, profile.Stacks))
         {
+            // The reader checked the file's total, so this sum fits.
             profile.Add(sample.Process, sample.StackId, sample.Weight);
         }
 

@@ -64,7 +64,7 @@ internal sealed class FlameNode(Frame frame)
                         touched.Add(node);
                     }
 
-                    inclusive[node] += weight;
+                    inclusive[node] = checked(inclusive[node] + weight);
                 }
             }
 
@@ -89,7 +89,7 @@ internal sealed class FlameNode(Frame frame)
                 }
 
                 var child = parent.Child(profile.Frames[profile.Stacks.LeafFrameOf(node)]);
-                child.Value += inclusive[node];
+                child.Value = checked(child.Value + inclusive[node]);
                 made[node] = child;
             }
 
@@ -128,11 +128,11 @@ internal sealed class FlameNode(Frame frame)
         {
             if (before)
             {
-                node.Before += weight;
+                node.Before = checked(node.Before + weight);
             }
             else
             {
-                node.Value += weight;
+                node.Value = checked(node.Value + weight);
             }
         }
     }

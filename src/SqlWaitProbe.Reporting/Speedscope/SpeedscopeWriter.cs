@@ -40,7 +40,7 @@ public static class SpeedscopeWriter
 
                 samples.Add(indices);
                 weights.Add(weight);
-                total += weight;
+                total = checked(total + weight);
             }
 
             file.Profiles.Add(new SpeedscopeProfile { Type = "sampled", Name = group.Key, Unit = "none", StartValue = 0, EndValue = total, Samples = samples, Weights = weights });

@@ -41,7 +41,13 @@ public class FoldedStackFormatTests
 
     [Theory]
     [InlineData("a;b;c", "has no count")]
-    [InlineData("a;b;c x12", "not a whole number")]
+    [InlineData("a;b;c x12", "is not a finite, non-negative number")]
+    [InlineData("a;b;c NaN", "'NaN' is not a finite, non-negative number")]
+    [InlineData("a;b;c Infinity", "'Infinity' is not a finite, non-negative number")]
+    [InlineData("a;b;c 1e308", "'1e308' is not a finite, non-negative number")]
+    [InlineData("a;b;c 9223372036854775808", "of at most 9223372036854775807")]
+    [InlineData("a;b;c -5", "'-5' is not a finite, non-negative number")]
+    [InlineData("a;b;c 9223372036854775807", "the counts add up to more than 9223372036854775807")]
     [InlineData("a;b;c ", "has no count")]
     public void Malformed_lines_name_file_and_line(string line, string expected)
     {
@@ -59,5 +65,30 @@ public class FoldedStackFormatTests
         var profile = new StackProfile();
         FoldedStackFormat.ReadInto(new StringReader("a;b 2.6\n"), "f", profile, false);
         Assert.Equal(3, profile.TotalWeight);
+    }
+
+    [Fact]
+    public void Counts_summing_to_the_largest_64_bit_count_are_kept_and_one_more_is_refused_with_its_line()
+    {
+        var profile = new StackProfile();
+        FoldedStackFormat.ReadInto(new StringReader("postgres;a;b 9223372036854775806\npostgres;a;b 1\n"), "f", profile, true);
+        Assert.Equal(long.MaxValue, profile.TotalWeight);
+        Assert.Equal(long.MaxValue, Assert.Single(profile.Entries).Weight);
+
+        var e = Assert.Throws<BadInputException>(() => FoldedStackFormat.ReadInto(
+            new StringReader("postgres;a;b 9223372036854775807\n# comment\npostgres;x 1\n"), "two.folded", new StackProfile(), true));
+        Assert.StartsWith("two.folded:3: the counts add up to more than 9223372036854775807", e.OneLine);
+    }
+
+    [Fact]
+    public void A_profile_refuses_a_sum_past_64_bits_and_stays_as_it_was()
+    {
+        var profile = new StackProfile();
+        profile.Add("p", StackTable.Empty, long.MaxValue);
+        Assert.False(profile.TryAdd("q", StackTable.Empty, 1));
+        Assert.Throws<OverflowException>(() => profile.Add("p", StackTable.Empty, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => profile.Add("p", StackTable.Empty, -1));
+        Assert.Equal(long.MaxValue, profile.TotalWeight);
+        Assert.Equal(["p"], profile.Processes);
     }
 }
