@@ -10,4 +10,8 @@ namespace SqlWaitProbe.Capture;
 /// <param name="ReportFolder">The report folder, when analysis ran.</param>
 /// <param name="Findings">Finding titles from analysis, most severe first.</param>
 /// <param name="StartupSeconds">Seconds from the command's start to the first completed execution, data setup excluded.</param>
-public sealed record CaptureOutcome(string BundleRoot, string Status, string? Reason, IReadOnlyList<PhaseSummary> Phases, string? ReportFolder, IReadOnlyList<string> Findings, double? StartupSeconds);
+public sealed record CaptureOutcome(string BundleRoot, string Status, string? Reason, IReadOnlyList<PhaseSummary> Phases, string? ReportFolder, IReadOnlyList<string> Findings, double? StartupSeconds)
+{
+    /// <summary>When some executions failed: how many of how many, and the first error; null when none failed.</summary>
+    public string? FailedExecutions { get; init; }
+}

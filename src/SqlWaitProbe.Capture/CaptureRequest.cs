@@ -31,6 +31,9 @@ public sealed record CaptureRequest
     /// <summary>Stop when free disk under the bundle falls below this.</summary>
     public long MinFreeDiskMegabytes { get; init; } = 512;
 
+    /// <summary>Capture into a non-empty folder that is not a bundle (its files are left as they are and never listed).</summary>
+    public bool Force { get; init; }
+
     /// <summary>Skip analysis at the end.</summary>
     public bool NoAnalyze { get; init; }
 
@@ -56,6 +59,11 @@ public sealed record CaptureRequest
         if (arguments.Iterations is <= 0)
         {
             throw new BadInputException("--iterations must be at least 1");
+        }
+
+        if (arguments.MinFreeDiskMegabytes < 0)
+        {
+            throw new BadInputException($"--min-free-disk-mb must be 0 or more MB (got {arguments.MinFreeDiskMegabytes.ToString(CultureInfo.InvariantCulture)})");
         }
 
         TimeSpan? duration = arguments.Duration is null ? null : DurationParser.Parse(arguments.Duration);
@@ -89,6 +97,7 @@ public sealed record CaptureRequest
             MaxDuration = DurationParser.Parse(arguments.MaxDuration, "--max-duration"),
             MinFreeDiskMegabytes = arguments.MinFreeDiskMegabytes,
             NoAnalyze = arguments.NoAnalyze,
+            Force = arguments.Force,
             Options = arguments.AsGiven(engine.RedactOption),
         };
     }

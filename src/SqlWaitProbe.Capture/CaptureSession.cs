@@ -32,9 +32,10 @@ public static class CaptureSession
             throw new EnvironmentProblemException(refusal);
         }
 
+        BundleWriter.CheckCaptureFolder(request.Output, request.Force);
         DiskSpace.EnsureFree(request.Output, request.MinFreeDiskMegabytes);
         var existed = Directory.Exists(request.Output);
-        var writer = new BundleWriter(request.Output);
+        var writer = BundleWriter.ForCapture(request.Output, request.Force);
         using var reserve = Reserve(writer.Root, existed);
         using var signals = CaptureSignals.Begin(error, () =>
         {
@@ -70,6 +71,7 @@ public static class CaptureSession
         string? reason = null;
         IReadOnlyList<PhaseSummary> phases = [];
         double? startup = null;
+        string? failedExecutions = null;
         Exception? failure = null;
         try
         {
@@ -101,6 +103,14 @@ public static class CaptureSession
                 try
                 {
                     phases = await runner.RunAsync(token);
+                    failedExecutions = runner.FailureSummary;
+                    if (runner.ExecutionsRun > 0 && runner.ExecutionsFailed == runner.ExecutionsRun)
+                    {
+                        // Nothing was measured but errors: the capture failed, and its first error says why.
+                        throw new EnvironmentProblemException(
+                            "every execution of the workload failed (" + runner.FailureSummary + ")",
+                            "Fix the workload's SQL or the server, then capture again; the bundle keeps the errors in executions.csv.");
+                    }
                 }
                 finally
                 {
@@ -143,7 +153,7 @@ public static class CaptureSession
 
         CaptureEnding.ThrowIfFailed(failure, reason);
         var (reportFolder, findings) = await CaptureEnding.AnalyseAsync(writer.Root, request.NoAnalyze, status, progress, cancellationToken);
-        return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup);
+        return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup) { FailedExecutions = failedExecutions };
     }
 
     /// <summary>

@@ -27,6 +27,14 @@ public static class Program
                 Output = console.Out,
                 Error = console.Error,
             };
+            if (parse.Errors.Count > 0 && parse.Errors.All(e => e.SymbolResult is System.CommandLine.Parsing.ArgumentResult or System.CommandLine.Parsing.OptionResult))
+            {
+                // A value that does not fit its option ('--max-perf-mb 1e30', '--sample-hz Infinity'): the option is
+                // known, so one line naming it and the value says everything.
+                await console.Error.WriteLineAsync("probe: " + BadInputException.Flatten(string.Join("; ", parse.Errors.Select(e => e.Message))));
+                return (int)ExitCode.BadInput;
+            }
+
             if (parse.Errors.Count > 0 && parse.Action is ParseErrorAction errorAction)
             {
                 // System.CommandLine's own parse-error action: the errors, then "did you mean" for a mistyped

@@ -47,6 +47,7 @@ public static class CaptureArgumentsReader
         Symbols = parse.GetValue(CaptureOptions.Symbols),
         Offline = parse.GetValue(CaptureOptions.Offline),
         NoAnalyze = parse.GetValue(CaptureOptions.NoAnalyze),
+        Force = parse.GetValue(CaptureOptions.Force),
         Verbose = parse.GetValue(GlobalOptions.Verbose),
         Given = Given(parse),
     };

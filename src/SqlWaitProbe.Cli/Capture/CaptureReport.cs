@@ -27,6 +27,11 @@ public static class CaptureReport
             }
         }
 
+        if (outcome.FailedExecutions is { } failed)
+        {
+            output.WriteLine("errors: " + failed);
+        }
+
         output.WriteLine(outcome.ReportFolder is null
             ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
             : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
@@ -54,6 +59,7 @@ public static class CaptureReport
                 LatencyMs = new { p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max },
                 Overhead = new { p.Overhead.Ratio, Low = p.Overhead.RatioLow, High = p.Overhead.RatioHigh, p.Overhead.Method },
             }),
+            outcome.FailedExecutions,
             Report = outcome.ReportFolder is null ? null : Path.Combine(outcome.ReportFolder, "report.html"),
             outcome.Findings,
         };

@@ -68,7 +68,7 @@ public static class CaptureOptions
     /// <summary><c>--scale</c>: data size relative to the seed reports (1 = full size).</summary>
     public static readonly Option<double?> Scale = new("--scale")
     {
-        Description = "Data size as a fraction of the full workload size (default per engine: small for postgres).",
+        Description = "Data size as a fraction of the full workload size, above 0 and at most 100 (default per engine: small for postgres).",
     };
 
     /// <summary><c>--sample-hz</c>.</summary>
@@ -94,6 +94,12 @@ public static class CaptureOptions
     public static readonly Option<DirectoryInfo?> Output = new("--output", "-o")
     {
         Description = "Bundle folder to write (default: ./probe-runs/<time>-<workload>).",
+    };
+
+    /// <summary><c>--force</c>: capture into a folder that holds other files.</summary>
+    public static readonly Option<bool> Force = new("--force")
+    {
+        Description = "Capture into an -o folder that is not empty and is not a bundle; its files stay as they are and are never listed in the manifest or packed (an existing bundle is never overwritten).",
     };
 
     /// <summary><c>--dry-run</c>.</summary>
@@ -241,7 +247,7 @@ public static class CaptureOptions
     public static IEnumerable<Option> All =>
     [
         Engine, Server, Workload, SqlFile, Proc, Threads, Duration, Iterations, NoBaseline, Scale, SampleHz, Cpu, OffCpu, Output,
-        DryRun, Attach, Database, User, PasswordEnv, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, Application,
+        Force, DryRun, Attach, Database, User, PasswordEnv, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, Application,
         Login, SessionIds, ResetServerState, Yes, MaxDuration, MaxPerfMegabytes, CallGraph, MaxXeMegabytes, MinFreeDiskMegabytes,
         Symbols, Offline, NoAnalyze, Format,
     ];

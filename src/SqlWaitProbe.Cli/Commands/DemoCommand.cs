@@ -17,6 +17,7 @@ public static class DemoCommand
     private static readonly Option<DirectoryInfo?> Output = new("--output", "-o") { Description = "Bundle folder (default: ./probe-runs/demo-<time>)." };
     private static readonly Option<string?> Cpu = new("--cpu") { Description = "CPU stack collector: perf or none (default: perf when available)." };
     private static readonly Option<string> Format = CaptureOptions.CreateFormat();
+    private static readonly Option<bool> Force = new("--force") { Description = "Write into an -o folder that is not empty and is not a bundle; its files stay as they are and are never listed (an existing bundle is never overwritten)." };
 
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
@@ -25,6 +26,7 @@ public static class DemoCommand
         command.Options.Add(Output);
         command.Options.Add(Cpu);
         command.Options.Add(Format);
+        command.Options.Add(Force);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             if (PostgresBinaries.TryFind() is null)
@@ -56,6 +58,7 @@ public static class DemoCommand
                 Output = parse.GetValue(Output)?.FullName
                     ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture))),
                 Verbose = parse.GetValue(GlobalOptions.Verbose),
+                Force = parse.GetValue(Force),
             };
             var request = CaptureRequest.Build(arguments, PostgresCaptureEngine.Create(arguments)) with
             {
@@ -64,6 +67,7 @@ public static class DemoCommand
                     ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = "8s", ["--cpu"] = cpu ?? "perf",
                 },
             };
+            Core.Bundle.BundleWriter.CheckCaptureFolder(request.Output, request.Force);
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
                 progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");

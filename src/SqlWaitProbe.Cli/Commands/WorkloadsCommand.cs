@@ -15,7 +15,7 @@ public static class WorkloadsCommand
 {
     private static readonly Option<string?> Engine = new("--engine", "-e") { Description = "Only this engine's workloads: postgres or sqlserver." };
     private static readonly Option<string> Format = new("--format") { Description = "Output format: table or json.", DefaultValueFactory = _ => "table" };
-    private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for (default per engine)." };
+    private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for, above 0 and at most 100 (default per engine)." };
 
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)

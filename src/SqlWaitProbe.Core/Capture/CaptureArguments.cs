@@ -112,6 +112,9 @@ public sealed record CaptureArguments
     /// <summary><c>--offline</c>.</summary>
     public bool Offline { get; init; }
 
+    /// <summary><c>--force</c>: capture into a non-empty folder that is not a bundle.</summary>
+    public bool Force { get; init; }
+
     /// <summary><c>--no-analyze</c>.</summary>
     public bool NoAnalyze { get; init; }
 

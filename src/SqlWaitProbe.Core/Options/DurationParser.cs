@@ -20,6 +20,11 @@ public static partial class DurationParser
             throw new BadInputException($"{option} '{text}' is not a positive duration (examples: 500ms, 15s, 2m, 1h30m, 01:30:00)");
         }
 
+        if (seconds < 0.001)
+        {
+            throw new BadInputException($"{option} '{text}' is shorter than 1 ms");
+        }
+
         if (seconds > TimeSpan.FromDays(7).TotalSeconds)
         {
             throw new BadInputException($"{option} '{text}' is longer than 7 days");

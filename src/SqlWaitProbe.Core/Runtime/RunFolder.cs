@@ -11,6 +11,9 @@ public sealed class RunFolder : IDisposable
     /// <summary>Prefix of resource files.</summary>
     public const string ResourcePrefix = "resource-";
 
+    /// <summary>Name prefix of a run folder still being made: its owner marker is not in yet.</summary>
+    public const string UnfinishedPrefix = ".new-";
+
     private readonly Action _onDeleted;
     private readonly Lock _gate = new();
 
@@ -34,23 +37,39 @@ public sealed class RunFolder : IDisposable
     /// <summary>True once the folder was deleted.</summary>
     public bool IsDeleted { get; private set; }
 
-    /// <summary>Makes a new run folder in <paramref name="root"/> (never reusing an existing name) and writes its owner marker first.</summary>
+    /// <summary>
+    /// Makes a new run folder in <paramref name="root"/> (never reusing an existing name) with its owner marker in it. The
+    /// folder is made under a name that says which process makes it (<see cref="UnfinishedName"/>) and renamed once the
+    /// marker is in, so a probe killed in between leaves a folder 'probe cleanup' can tell is unfinished and whose.
+    /// </summary>
     internal static RunFolder Create(string root, string kind, string runId, Action onDeleted)
     {
         for (var attempt = 0; ; attempt++)
         {
-            var name = string.Create(CultureInfo.InvariantCulture, $"{kind}-{runId}-{Guid.NewGuid().ToString("N")[..6]}");
+            var suffix = Guid.NewGuid().ToString("N")[..6];
+            var name = string.Create(CultureInfo.InvariantCulture, $"{kind}-{runId}-{suffix}");
             var path = System.IO.Path.Combine(root, name);
-            if (PosixFile.MakeDirectory(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute))
+            var unfinished = System.IO.Path.Combine(root, UnfinishedName(ProcessIdentity.Current, suffix));
+            if (PosixFile.LStat(path) is null && PosixFile.MakeDirectory(unfinished, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute))
             {
-                TrustedJson.Write(System.IO.Path.Combine(path, RunMarker.FileName), new RunMarker
+                try
                 {
-                    RunId = runId,
-                    Kind = kind,
-                    Owner = ProcessIdentity.Current,
-                    CreatedUtc = DateTime.UtcNow,
-                });
-                return new RunFolder(path, kind, runId, onDeleted);
+                    TrustedJson.Write(System.IO.Path.Combine(unfinished, RunMarker.FileName), new RunMarker
+                    {
+                        RunId = runId,
+                        Kind = kind,
+                        Owner = ProcessIdentity.Current,
+                        CreatedUtc = DateTime.UtcNow,
+                    });
+                    Directory.Move(unfinished, path);
+                    return new RunFolder(path, kind, runId, onDeleted);
+                }
+                catch (IOException) when (attempt <= 10)
+                {
+                    // The final name appeared meanwhile: give up this one and make another.
+                    Directory.Delete(unfinished, recursive: true);
+                    continue;
+                }
             }
 
             if (attempt > 10)
@@ -58,6 +77,29 @@ public sealed class RunFolder : IDisposable
                 throw new IOException($"could not make a new run folder in {root}");
             }
         }
+    }
+
+    /// <summary>The name of a run folder <paramref name="owner"/> is still making: <c>.new-PID-STARTTICKS-SUFFIX</c>.</summary>
+    public static string UnfinishedName(ProcessIdentity owner, string suffix) =>
+        string.Create(CultureInfo.InvariantCulture, $"{UnfinishedPrefix}{owner.Pid}-{owner.StartTicks}-{suffix}");
+
+    /// <summary>
+    /// The pid and start time of the process that made the unfinished run folder <paramref name="name"/>, or null when
+    /// the name is not one (see <see cref="UnfinishedName"/>).
+    /// </summary>
+    public static (int Pid, long StartTicks)? UnfinishedOwner(string name)
+    {
+        if (!name.StartsWith(UnfinishedPrefix, StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        var parts = name[UnfinishedPrefix.Length..].Split('-');
+        return parts.Length == 3
+            && int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && pid > 0
+            && long.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var ticks)
+            ? (pid, ticks)
+            : null;
     }
 
     /// <summary>A path inside the run folder.</summary>

@@ -45,6 +45,12 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
         foreach (var entry in Directory.EnumerateFileSystemEntries(root).Order(StringComparer.Ordinal))
         {
+            if (ExamineUnfinished(entry) is { } unfinished)
+            {
+                found.Add(unfinished);
+                continue;
+            }
+
             if (Examine(entry) is not { } run)
             {
                 continue;
@@ -63,6 +69,18 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     /// <inheritdoc />
     public async Task<string> RemoveAsync(Leftover leftover, CancellationToken cancellationToken)
     {
+        if (RunFolder.UnfinishedOwner(Path.GetFileName(leftover.Id)) is not null)
+        {
+            // Checked again: still this user's private folder, and its maker still gone.
+            if (ExamineUnfinished(leftover.Id) is null)
+            {
+                return $"left {leftover.Id} alone: {_leftAlone.LastOrDefault() ?? "its probe runs again"}";
+            }
+
+            Directory.Delete(leftover.Id, recursive: true);
+            return "deleted " + leftover.Id;
+        }
+
         // Everything is checked again: the folder may have changed since it was listed.
         if (Examine(leftover.Id) is not { } run)
         {
@@ -136,6 +154,37 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     public static bool IsRecordedPath(RunResource resource) =>
         resource is { Path: { } path, Inode: { } inode, Device: { } device, Uid: { } uid }
         && PosixFile.LStat(path) is { IsSymlink: false } s && s.Inode == inode && s.Device == device && s.Uid == uid;
+
+    /// <summary>
+    /// A run folder whose probe was killed while making it (before its owner marker was in and it was renamed): its name
+    /// carries the maker's pid and start time. It holds no record of anything made elsewhere (records come after the
+    /// rename), so removing it touches only itself; it is removed only when it is a private folder of this user and its
+    /// maker is gone.
+    /// </summary>
+    private Leftover? ExamineUnfinished(string entry)
+    {
+        if (RunFolder.UnfinishedOwner(Path.GetFileName(entry)) is not { } maker)
+        {
+            return null;
+        }
+
+        if (RuntimeFolder.Problem(entry) is { } problem)
+        {
+            _leftAlone.Add($"{entry}: {problem}; left alone");
+            return null;
+        }
+
+        if (ProcessIdentity.Read(maker.Pid) is { } now && now.StartTicks == maker.StartTicks)
+        {
+            // Its probe is still making it.
+            return null;
+        }
+
+        var actions = Directory.EnumerateFiles(entry, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 })
+            .Order(StringComparer.Ordinal).Select(f => "delete " + f).ToList();
+        actions.Add("delete folder " + entry);
+        return new Leftover(Name, entry, $"a run folder probe pid {maker.Pid} was still making when it was stopped (no owner marker yet; nothing recorded in it)") { Actions = actions };
+    }
 
     private RunState? Examine(string entry)
     {

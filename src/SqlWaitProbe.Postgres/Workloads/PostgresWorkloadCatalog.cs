@@ -13,10 +13,7 @@ public static class PostgresWorkloadCatalog
     /// <summary>Every PostgreSQL workload at the given data scale.</summary>
     public static IReadOnlyList<WorkloadDefinition> Create(double scale)
     {
-        if (!(scale > 0) || double.IsInfinity(scale))
-        {
-            throw new BadInputException($"--scale {scale.ToString(CultureInfo.InvariantCulture)} must be a positive number");
-        }
+        Core.Options.WorkloadScale.Check(scale);
 
         var hashRows = Rows(2_000_000, scale);
         var probeRows = Rows(2_000_000, scale);

@@ -8,10 +8,7 @@ public static class ScaledCount
     /// <summary>The count at <paramref name="scale"/>, never below <paramref name="minimum"/>.</summary>
     public static long Of(long fullSize, double scale, long minimum = 1000)
     {
-        if (double.IsNaN(scale) || scale <= 0)
-        {
-            throw new Core.Errors.BadInputException($"--scale must be a positive number, not {scale.ToString(CultureInfo.InvariantCulture)}");
-        }
+        Core.Options.WorkloadScale.Check(scale);
 
         return Math.Max(minimum, (long)Math.Round(fullSize * scale, MidpointRounding.AwayFromZero));
     }

@@ -35,6 +35,24 @@ public sealed class CaptureRunner
     /// <summary>When the first execution of the capture completed (UTC), for start-up measurements; null before.</summary>
     public DateTime? FirstExecutionUtc { get; private set; }
 
+    /// <summary>Executions run in the phases so far, the uninstrumented slices included.</summary>
+    public long ExecutionsRun { get; private set; }
+
+    /// <summary>Of <see cref="ExecutionsRun"/>, those that failed.</summary>
+    public long ExecutionsFailed { get; private set; }
+
+    /// <summary>
+    /// The error of the earliest failed execution (by start time), or null: the cause, where later errors are often
+    /// its consequences (a connection the first error broke says only "Connection is not open").
+    /// </summary>
+    public string? FirstError { get; private set; }
+
+    /// <summary>
+    /// One sentence about failed executions, or null when none failed: how many of how many, and the first error.
+    /// </summary>
+    public string? FailureSummary => ExecutionsFailed == 0 ? null
+        : string.Create(CultureInfo.InvariantCulture, $"{ExecutionsFailed} of {ExecutionsRun} executions failed; the first error: {FirstError}");
+
     /// <summary>Runs every phase; on cancellation the phase in progress is stopped, written and recorded before the exception propagates.</summary>
     public async Task<IReadOnlyList<PhaseSummary>> RunAsync(CancellationToken cancellationToken)
     {
@@ -155,6 +173,7 @@ public sealed class CaptureRunner
             FirstExecutionUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(first);
         }
 
+        CountFailures(buffers);
         var (executions, errors) = PhaseFiles.WriteExecutions(context, buffers, windowStart);
         PhaseFiles.WriteSessions(context);
         PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
@@ -179,6 +198,30 @@ public sealed class CaptureRunner
             $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {executions} executions in the summary"));
         Log.Information("phase {Phase} {State}: {Executions} executions, {Errors} errors, {PerSecond:0.00}/s", plan.Name, interrupted ? "interrupted" : "done", executions, errors, summary.PerSecond);
         return summary;
+    }
+
+    private void CountFailures(IReadOnlyList<ExecutionBuffer> buffers)
+    {
+        var firstFailedStart = long.MaxValue;
+        string? firstError = null;
+        foreach (var record in buffers.SelectMany(b => b.All()))
+        {
+            ExecutionsRun++;
+            if (record.Error is not { } error)
+            {
+                continue;
+            }
+
+            ExecutionsFailed++;
+            if (record.Start < firstFailedStart)
+            {
+                firstFailedStart = record.Start;
+                firstError = error;
+            }
+        }
+
+        // The first phase with a failure holds the first error of the capture.
+        FirstError ??= firstError;
     }
 
     private static Task StartCollectorsAsync(IReadOnlyList<ICollector> collectors, PhaseContext context, List<ICollector> started, List<CollectorOutcome> outcomes, CancellationToken cancellationToken) =>

@@ -36,6 +36,16 @@ public sealed class OptionParserTests
     [InlineData("1::2")]
     [InlineData("00:00:00")]
     [InlineData("1:2:3:4")]
+    [InlineData("NaN")]
+    [InlineData("NaNs")]
+    [InlineData("Infinity")]
+    [InlineData("-Infinity")]
+    [InlineData("1e400")]
+    [InlineData("1e308s")]
+    [InlineData("1e308")]
+    [InlineData("99999999999999999999h")]
+    [InlineData("0.0000001")]
+    [InlineData("8d")]
     public void Bad_durations_are_bad_input(string text) => Assert.Throws<BadInputException>(() => DurationParser.Parse(text));
 
     [Fact]
