@@ -12,13 +12,7 @@ public sealed class CaptureFailureTests
     [Fact]
     public async Task Sql_that_always_errors_fails_the_capture_with_the_servers_message()
     {
-        var folder = TestData.TempFolder();
-        var sql = Path.Combine(folder, "broken.sql");
-        File.WriteAllText(sql, "SELECT 1 / (random() * 0)::int");
-        var dir = Path.Combine(folder, "bundle");
-
-        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(120),
-            "capture", "--sql", sql, "--threads", "2", "--duration", "2s", "--cpu", "none", "-o", dir);
+        var (dir, exit, stdout, stderr) = await CaptureAsync("SELECT 1 / (random() * 0)::int"u8.ToArray());
 
         Assert.True(exit == 1, stderr);
         var last = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)[^1];
@@ -35,13 +29,7 @@ public sealed class CaptureFailureTests
     [Fact]
     public async Task A_binary_sql_file_fails_the_capture_with_the_first_error_not_a_follow_on()
     {
-        var folder = TestData.TempFolder();
-        var sql = Path.Combine(folder, "binary.sql");
-        File.WriteAllBytes(sql, [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0x3e, 0, 0xff, 0xfe, 0x80, 0x81, 0x01, 0x02]);
-        var dir = Path.Combine(folder, "bundle");
-
-        var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(120),
-            "capture", "--sql", sql, "--threads", "2", "--duration", "2s", "--no-baseline", "--cpu", "none", "-o", dir);
+        var (dir, exit, _, stderr) = await CaptureAsync([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0x3e, 0, 0xff, 0xfe, 0x80, 0x81, 0x01, 0x02], "--no-baseline");
 
         Assert.True(exit is 1 or 2, stderr);
         Assert.DoesNotContain("Connection is not open", stderr);
@@ -56,17 +44,23 @@ public sealed class CaptureFailureTests
     [Fact]
     public async Task Some_failed_executions_complete_the_capture_and_say_how_many_failed()
     {
-        var folder = TestData.TempFolder();
-        var sql = Path.Combine(folder, "sometimes.sql");
-        File.WriteAllText(sql, "SELECT 1 / (random() >= 0.3)::int");
-        var dir = Path.Combine(folder, "bundle");
-
-        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(120),
-            "capture", "--sql", sql, "--threads", "2", "--duration", "2s", "--no-baseline", "--cpu", "none", "--no-analyze", "-o", dir);
+        var (dir, exit, stdout, stderr) = await CaptureAsync("SELECT 1 / (random() >= 0.3)::int"u8.ToArray(), "--no-baseline", "--no-analyze");
 
         Assert.True(exit == 0, stderr);
         var line = Assert.Single(stdout.Split('\n'), l => l.StartsWith("errors: ", StringComparison.Ordinal));
         Assert.Matches(@"^errors: \d+ of \d+ executions failed; the first error: 22012: division by zero", line);
         Assert.Equal(BundleStatus.Complete, CaptureBundle.ReadManifest(Path.Combine(dir, BundlePaths.Manifest)).Status);
+    }
+
+    // A capture of the SQL in a file of these bytes, 2 sessions for 2 s, on the embedded server without CPU stacks.
+    private static async Task<(string Bundle, int Exit, string Out, string Err)> CaptureAsync(byte[] sql, params string[] extra)
+    {
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "workload.sql");
+        File.WriteAllBytes(file, sql);
+        var dir = Path.Combine(folder, "bundle");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(120),
+            ["capture", "--sql", file, "--threads", "2", "--duration", "2s", "--cpu", "none", .. extra, "-o", dir]);
+        return (dir, exit, stdout, stderr);
     }
 }
