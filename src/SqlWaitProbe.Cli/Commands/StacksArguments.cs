@@ -10,4 +10,7 @@ internal static class StacksArguments
 
     /// <summary>A new <c>input</c> argument.</summary>
     public static Argument<string> Input(string name = "input", string? description = null) => new(name) { Description = description ?? InputDescription };
+
+    /// <summary>A new <c>--force</c> option: without it, a verb that writes a file refuses to replace one that exists.</summary>
+    public static Option<bool> Force() => new("--force") { Description = "Overwrite the output file if it exists" };
 }

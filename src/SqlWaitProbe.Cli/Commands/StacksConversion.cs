@@ -18,21 +18,23 @@ internal static class StacksConversion
     {
         var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = outputDescription, Required = true };
+        var force = StacksArguments.Force();
         var command = new Command(name, description);
         command.Arguments.Add(input);
         command.Options.Add(output);
+        command.Options.Add(force);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var path = parse.GetValue(input)!;
             var (profile, unit) = StacksInput.LoadWithUnit(console, path);
             var source = path == "-" ? "stdin" : Path.GetFileName(path);
-            await StacksOutput.WriteAsync(console, parse.GetValue(output), stream =>
+            await StacksOutput.WriteAsync(console, parse.GetValue(output), parse.GetValue(force), stream =>
             {
                 write(profile, unit, source, stream);
                 return Task.CompletedTask;
             });
             return 0;
-        }));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
         return command;
     }
 }

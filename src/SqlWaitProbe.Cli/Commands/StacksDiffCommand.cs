@@ -24,10 +24,11 @@ public static class StacksDiffCommand
         var title = new Option<string?>("--title") { Description = "Title of the SVG" };
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
         var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
+        var force = StacksArguments.Force();
         var command = new Command("diff", "Compare two profiles: widths from the second, red where per-execution cost grew, blue where it shrank.");
         command.Arguments.Add(before);
         command.Arguments.Add(after);
-        foreach (var option in new Option[] { output, aExec, bExec, folded, normalize, title, minWidth, width })
+        foreach (var option in new Option[] { output, aExec, bExec, folded, normalize, title, minWidth, width, force })
         {
             command.Options.Add(option);
         }
@@ -59,7 +60,7 @@ public static class StacksDiffCommand
                 var fb = StacksInput.LoadFolded(console, b, PerfFoldOptions.Default);
                 var scale = ea.HasValue ? eb!.Value / ea.Value : parse.GetValue(normalize) ? FoldedDiff.NormalizeTotals(fa, fb) : 1;
                 var rows = FoldedDiff.Pair(fa, fb, scale);
-                await StacksOutput.WriteTextAsync(console, target, writer =>
+                await StacksOutput.WriteTextAsync(console, target, parse.GetValue(force), writer =>
                 {
                     foreach (var (stack, x, y) in rows)
                     {
@@ -82,9 +83,9 @@ public static class StacksDiffCommand
             var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples per execution" : "% of all samples" }).RenderDiff(
                 pa, ea ?? Math.Max(1, pa.TotalWeight) / 100.0, pb, eb ?? Math.Max(1, pb.TotalWeight) / 100.0,
                 parse.GetValue(title) ?? $"{Path.GetFileName(a)} → {Path.GetFileName(b)}");
-            await StacksOutput.WriteTextAsync(console, target, writer => writer.Write(svg));
+            await StacksOutput.WriteTextAsync(console, target, parse.GetValue(force), writer => writer.Write(svg));
             return 0;
-        }));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
         return command;
     }
 }

@@ -16,9 +16,10 @@ public static class StacksFlameGraphCommand
         var title = new Option<string?>("--title") { Description = "Title (default: the input's file name)" };
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
         var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
+        var force = StacksArguments.Force();
         var command = new Command("flamegraph", "Draw an interactive SVG flame graph (hover, click to zoom, Ctrl+F to search).");
         command.Arguments.Add(input);
-        foreach (var option in new Option[] { output, title, minWidth, width })
+        foreach (var option in new Option[] { output, title, minWidth, width, force })
         {
             command.Options.Add(option);
         }
@@ -29,9 +30,9 @@ public static class StacksFlameGraphCommand
             var options = Layout(parse.GetValue(width), parse.GetValue(minWidth));
             var profile = StacksInput.LoadProfile(console, path);
             var svg = new FlameGraphRenderer(options).Render(profile, parse.GetValue(title) ?? Path.GetFileName(path));
-            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer => writer.Write(svg));
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer => writer.Write(svg));
             return 0;
-        }));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
         return command;
     }
 

@@ -19,9 +19,10 @@ public static class StacksFoldCommand
         var jit = new Option<bool>("--jit") { Description = "Mark JIT frames with _[j]" };
         var all = new Option<bool>("--all") { Description = "Both --kernel and --jit" };
         var addrs = new Option<bool>("--addrs") { Description = "Name unresolved frames with their address" };
+        var force = StacksArguments.Force();
         var command = new Command("fold", "Fold stacks: one line per distinct stack, 'process;root;...;leaf WEIGHT'.");
         command.Arguments.Add(input);
-        foreach (var option in new Option[] { output, pid, tid, kernel, jit, all, addrs })
+        foreach (var option in new Option[] { output, pid, tid, kernel, jit, all, addrs, force })
         {
             command.Options.Add(option);
         }
@@ -36,7 +37,7 @@ public static class StacksFoldCommand
                 IncludeAddresses: parse.GetValue(addrs));
             var path = parse.GetValue(input)!;
             var folded = StacksInput.LoadFolded(console, path, options);
-            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer =>
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer =>
             {
                 foreach (var (stack, weight) in folded.OrderBy(e => e.Key, StringComparer.Ordinal))
                 {
@@ -47,7 +48,7 @@ public static class StacksFoldCommand
                 }
             });
             return 0;
-        }));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
         return command;
     }
 }

@@ -1,4 +1,3 @@
-using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Cli.Infrastructure;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -6,8 +5,25 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>Writes command output to a file (through a temporary file moved into place, so no half-written file is left) or to stdout.</summary>
 internal static class StacksOutput
 {
-    /// <summary>Writes to <paramref name="path"/>, or to <paramref name="console"/>'s stdout when it is null or <c>-</c>.</summary>
-    public static async Task WriteAsync(IProbeConsole console, string? path, Func<Stream, Task> write)
+    /// <summary>
+    /// Checks <paramref name="path"/> before any work: a file (not a folder) in an existing, writable folder, and not
+    /// an existing file unless <paramref name="force"/>. Standard output (null or <c>-</c>) and devices pass.
+    /// </summary>
+    public static void Check(string? path, bool force)
+    {
+        if (path is null || path == "-" || IsDevice(Path.GetFullPath(path)))
+        {
+            return;
+        }
+
+        Infrastructure.OutputPath.CheckFile(path, force);
+    }
+
+    /// <summary>
+    /// Writes to <paramref name="path"/>, or to <paramref name="console"/>'s stdout when it is null or <c>-</c>; an
+    /// existing file is replaced only with <paramref name="force"/>.
+    /// </summary>
+    public static async Task WriteAsync(IProbeConsole console, string? path, bool force, Func<Stream, Task> write)
     {
         if (path is null || path == "-")
         {
@@ -18,22 +34,20 @@ internal static class StacksOutput
         }
 
         var full = Path.GetFullPath(path);
-        if (full.StartsWith("/dev/", StringComparison.Ordinal))
+        if (IsDevice(full))
         {
-            // Devices such as /dev/null or /dev/stdout are written in place, never replaced by a file.
             await using var device = new FileStream(full, FileMode.Open, FileAccess.Write);
             await write(device);
             return;
         }
 
-        var folder = Path.GetDirectoryName(full)!;
-        Infrastructure.OutputPath.CheckFile(full, force: true);
+        Infrastructure.OutputPath.CheckFile(path, force);
 
         await Core.Files.AtomicFile.WriteAsync(full, (stream, _) => write(stream), CancellationToken.None);
     }
 
-    /// <summary>Writes text through <see cref="WriteAsync(IProbeConsole, string?, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
-    public static Task WriteTextAsync(IProbeConsole console, string? path, Action<TextWriter> write)
+    /// <summary>Writes text through <see cref="WriteAsync(IProbeConsole, string?, bool, Func{Stream, Task})"/> as UTF-8 without a byte-order mark.</summary>
+    public static Task WriteTextAsync(IProbeConsole console, string? path, bool force, Action<TextWriter> write)
     {
         if (path is null || path == "-")
         {
@@ -41,11 +55,14 @@ internal static class StacksOutput
             return console.Out.FlushAsync();
         }
 
-        return WriteAsync(console, path, async stream =>
+        return WriteAsync(console, path, force, async stream =>
         {
             await using var writer = new StreamWriter(stream, new System.Text.UTF8Encoding(false), 1 << 16, leaveOpen: true) { NewLine = "\n" };
             write(writer);
             await writer.FlushAsync();
         });
     }
+
+    // Devices such as /dev/null or /dev/stdout are written in place, never replaced by a file.
+    private static bool IsDevice(string full) => full.StartsWith("/dev/", StringComparison.Ordinal);
 }

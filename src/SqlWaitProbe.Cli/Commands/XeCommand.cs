@@ -17,10 +17,12 @@ public static class XeCommand
         var format = new Option<string>("--format") { Description = "csv (one row per event, one column per field and action) or json (one object per event)", DefaultValueFactory = _ => "csv" };
         format.AcceptOnlyFromAmong("csv", "json");
         var output = new Option<string?>("--output", "-o") { Description = "The file to write (default: stdout)" };
+        var force = StacksArguments.Force();
         var read = new Command("read", "Print every event of a .xel file with its UTC time, fields and actions; no server needed.");
         read.Arguments.Add(file);
         read.Options.Add(format);
         read.Options.Add(output);
+        read.Options.Add(force);
         read.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var path = parse.GetValue(file)!;
@@ -28,7 +30,7 @@ public static class XeCommand
 
             // Reading twice keeps memory flat: the first pass learns the columns, the second writes the rows.
             (string[] Fields, string[] Actions)? columns = json ? null : Columns(path, token);
-            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), writer =>
+            await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer =>
             {
                 if (json)
                 {
@@ -40,7 +42,7 @@ public static class XeCommand
                 }
             });
             return 0;
-        }));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
         var command = new Command("xe", "Work with SQL Server extended-event files.");
         command.Subcommands.Add(read);
         return command;
