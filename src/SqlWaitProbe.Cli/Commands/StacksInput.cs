@@ -3,6 +3,7 @@ using System.Text;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -219,5 +220,6 @@ internal sealed class StacksInput : IDisposable
         return _pipe;
     }
 
-    private StreamReader Text() => new(Body(), Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
+    // Lines are bounded (a file of zeros with no line break must not become one giant string).
+    private BoundedLineReader Text() => new(new StreamReader(Body(), Encoding.UTF8, detectEncodingFromByteOrderMarks: true), Name);
 }

@@ -100,7 +100,7 @@ public sealed class CaptureBundle : IDisposable
 
         if (relative.EndsWith(".gz", StringComparison.Ordinal))
         {
-            stream = new GZipStream(stream, CompressionMode.Decompress);
+            stream = BoundedGzipStream.ForBundleFile(stream, relative, Limits);
         }
 
         return new BoundedLineReader(new StreamReader(stream, Encoding.UTF8), relative, Limits);

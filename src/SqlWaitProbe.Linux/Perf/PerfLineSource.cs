@@ -1,7 +1,9 @@
 using System.Runtime.CompilerServices;
 using System.IO.Compression;
 using System.Text;
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Files;
 
 namespace SqlWaitProbe.Linux.Perf;
 
@@ -71,7 +73,7 @@ internal sealed class PerfLineSource : IPerfLineSource
                     return new PerfLineSource(new StreamReader(prefixed, Encoding.UTF8, detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 18), name);
                 }
 
-                var piped = new CountingReadStream(new GZipStream(prefixed, CompressionMode.Decompress));
+                var piped = new CountingReadStream(new BoundedGzipStream(prefixed, 0, null, name));
                 return new PerfLineSource(new StreamReader(piped, Encoding.UTF8, true, 1 << 18), name) { _gzip = piped, _pipedGzip = prefixed };
             }
 
@@ -81,7 +83,8 @@ internal sealed class PerfLineSource : IPerfLineSource
                 stream.Position = Math.Max(0, stream.Length - 4);
                 stream.ReadAtLeast(magic, 4, throwOnEndOfStream: false);
                 stream.Position = 0;
-                var counting = new CountingReadStream(new GZipStream(stream, CompressionMode.Decompress));
+                // A gzip bomb (a small file that expands hundreds of times) stops at the bundle's compression-ratio limit.
+                var counting = new CountingReadStream(new BoundedGzipStream(stream, stream.Length, null, name));
                 return new PerfLineSource(new StreamReader(counting, Encoding.UTF8, true, 1 << 18), name)
                 {
                     _gzip = counting,
@@ -173,7 +176,7 @@ internal sealed class PerfLineSource : IPerfLineSource
             if (_end - _start >= _buffer.Length / 2)
             {
                 // A very long event: let the buffer grow rather than cut inside it.
-                Array.Resize(ref _buffer, _buffer.Length * 2);
+                Grow();
             }
 
             Fill();
@@ -185,6 +188,20 @@ internal sealed class PerfLineSource : IPerfLineSource
 
     /// <inheritdoc />
     public void Dispose() => _reader.Dispose();
+
+    // Growing stops at 16 times the line limit (16 Mi characters by default, a stack of 127 frames is some 25 K), so
+    // a file of zeros with no line break, or one endless event, is refused before it costs gigabytes.
+    private void Grow()
+    {
+        var limits = BundleLimits.Current;
+        var max = limits.LineChars * 16;
+        if ((long)_buffer.Length * 2 > max)
+        {
+            throw BundleLimits.Exceeded($"a line or event longer than {max >> 20} Mi characters", $"{max >> 20} Mi characters per line or event (16 times {limits.LineChars >> 10} KiB)", BundleLimits.LineVariable, _file, LineNumber + 1);
+        }
+
+        Array.Resize(ref _buffer, _buffer.Length * 2);
+    }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Fill()
@@ -200,7 +217,7 @@ internal sealed class PerfLineSource : IPerfLineSource
         if (_end == _buffer.Length)
         {
             // One line longer than the buffer: grow rather than split it.
-            Array.Resize(ref _buffer, _buffer.Length * 2);
+            Grow();
         }
 
         int read;

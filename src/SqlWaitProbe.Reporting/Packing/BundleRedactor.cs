@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting.Charts;
 
@@ -208,7 +209,7 @@ public sealed partial class BundleRedactor
     private void RedactGzip(string file, string relative)
     {
         var temp = file + ".redacting";
-        using (var reader = new BoundedLineReader(new StreamReader(new GZipStream(File.OpenRead(file), CompressionMode.Decompress), Encoding.UTF8), relative))
+        using (var reader = new BoundedLineReader(new StreamReader(BoundedGzipStream.ForBundleFile(File.OpenRead(file), relative, BundleLimits.Current), Encoding.UTF8), relative))
         using (var writer = new StreamWriter(new GZipStream(File.Create(temp), CompressionLevel.Optimal), new UTF8Encoding(false)))
         {
             while (reader.ReadLine() is { } line)
