@@ -75,6 +75,9 @@ public sealed class FullDiskTests
             ["stacks", "fold", perf, "-o", Path.Combine(disk.Folder, "out.folded")],
             ["stacks", "flamegraph", perf, "-o", Path.Combine(disk.Folder, "out.svg")],
             ["stacks", "speedscope", perf, "-o", Path.Combine(disk.Folder, "out.speedscope.json")],
+            ["stacks", "diff", TestData.Path("perf-script/local__pg15-digest-2sessions-dwarf.perf.txt.gz"), perf, "-o", Path.Combine(disk.Folder, "diff.svg")],
+            ["stacks", "pprof", perf, "-o", Path.Combine(disk.Folder, "out.pb.gz")],
+            ["stacks", "chrome-trace", perf, "-o", Path.Combine(disk.Folder, "out.trace.json")],
         ];
         foreach (var args in commands)
         {
