@@ -87,16 +87,9 @@ public static class CaptureEnding
 
     private static void TryDelete(string folder)
     {
-        try
+        if (Core.Files.FolderRemoval.TryDelete(folder) is { } error)
         {
-            if (Directory.Exists(folder))
-            {
-                Directory.Delete(folder, recursive: true);
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            Log.Warning("could not remove the partial report {Folder}: {Error}", folder, e.Message);
+            Log.Warning("could not remove the partial report {Folder}: {Error}", folder, error);
         }
     }
 }

@@ -94,7 +94,8 @@ public static class CommandRunner
             }
             else if (diskFull && newFolder)
             {
-                RemoveFolder(logFolder!);
+                // A full disk left this run's new output folder incomplete: it goes whole, so no partial report is taken for one.
+                SqlWaitProbe.Core.Files.FolderRemoval.TryDelete(logFolder!);
             }
         }
     }
@@ -108,21 +109,6 @@ public static class CommandRunner
         }
 
         return string.Join(' ', names);
-    }
-
-    // A full disk left this run's new output folder incomplete: it goes whole, so no partial report is taken for one.
-    private static void RemoveFolder(string folder)
-    {
-        try
-        {
-            if (Directory.Exists(folder))
-            {
-                Directory.Delete(folder, recursive: true);
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-        }
     }
 
     // Rejected input produces no output: a folder this run created only for its log goes again.

@@ -262,16 +262,9 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     /// <summary>Deletes a server folder, ignoring what is already gone.</summary>
     internal static void DeleteFolder(string folder)
     {
-        try
+        if (Core.Files.FolderRemoval.TryDelete(folder) is { } error)
         {
-            if (Directory.Exists(folder))
-            {
-                Directory.Delete(folder, recursive: true);
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            Log.Warning("could not delete {Folder}: {Error}", folder, e.Message);
+            Log.Warning("could not delete {Folder}: {Error}", folder, error);
         }
     }
 
