@@ -37,18 +37,7 @@ public sealed class FullDiskTests
 
         var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(120));
 
-        Assert.True(exit == 130, $"exit {exit}: {stderr}");
-        Assert.DoesNotContain("unexpected error", stderr);
-        Assert.Contains("interrupted: disk", stdout);
-        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, BundlePaths.Manifest));
-        Assert.Equal(BundleStatus.Interrupted, manifest.Status);
-        Assert.Equal("disk", manifest.Reason);
-        Assert.Empty(Directory.GetFiles(dir, "*.tmp", SearchOption.AllDirectories));
-        Assert.False(File.Exists(Path.Combine(dir, DiskReserve.FileName)), "the space set aside is given back");
-        using (var bundle = CaptureBundle.Open(dir))
-        {
-            Assert.Empty(bundle.VerifyFiles());
-        }
+        var manifest = AssertEndedByTheDisk(dir, exit, stdout, stderr);
 
         // Neither perf record, perf script nor the embedded server outlives the probe.
         Assert.Empty(CaptureEndToEndTests.ProcessesMentioning(manifest.RunId));
@@ -92,6 +81,22 @@ public sealed class FullDiskTests
             Assert.DoesNotContain("unexpected error", stderr);
             Assert.Equal(before, Entries(disk.Folder));
         }
+    }
+
+    /// <summary>What a capture that met a full disk shows the user: exit 130, interrupted by the disk, a bundle that verifies, no temporary or reserve file.</summary>
+    internal static BundleManifest AssertEndedByTheDisk(string dir, int exit, string stdout, string stderr)
+    {
+        Assert.True(exit == 130, $"exit {exit}: {stderr}");
+        Assert.DoesNotContain("unexpected error", stderr);
+        Assert.Contains("interrupted: disk", stdout);
+        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, BundlePaths.Manifest));
+        Assert.Equal(BundleStatus.Interrupted, manifest.Status);
+        Assert.Equal("disk", manifest.Reason);
+        Assert.Empty(Directory.GetFiles(dir, "*.tmp", SearchOption.AllDirectories));
+        Assert.False(File.Exists(Path.Combine(dir, DiskReserve.FileName)), "the space set aside is given back");
+        using var bundle = CaptureBundle.Open(dir);
+        Assert.Empty(bundle.VerifyFiles());
+        return manifest;
     }
 
     private static string[] Entries(string folder) =>
