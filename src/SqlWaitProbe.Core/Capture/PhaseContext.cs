@@ -37,6 +37,9 @@ public sealed class PhaseContext
     /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
     public PhaseSeries Series { get; } = new();
 
+    /// <summary>Which session each server OS thread served (SQL Server's worker threads), for the Windows off-CPU stacks.</summary>
+    public ServerThreadSessions ServerThreads { get; } = new();
+
     /// <summary>Per-session CPU accounting keyed by driver session number; the runner writes it to <c>sessions.csv</c>.</summary>
     public ConcurrentDictionary<int, SessionCpuTime> SessionCpu { get; } = new();
 

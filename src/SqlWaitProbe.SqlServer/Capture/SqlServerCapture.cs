@@ -88,7 +88,7 @@ public sealed class SqlServerCapture : IAsyncDisposable
         }
     }
 
-    /// <summary>Fresh database-side collectors for one phase (DMV snapshots, and the XE sessions when asked).</summary>
+    /// <summary>Fresh database-side collectors for one phase (DMV snapshots, worker threads with --offcpu on, and the XE sessions when asked).</summary>
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         _ = Server ?? throw new InvalidOperationException("PrepareAsync first");
@@ -96,6 +96,11 @@ public sealed class SqlServerCapture : IAsyncDisposable
         {
             new DmvCollector((label, ct) => _open(label, null, ct), FilterFor, _settings.SnapshotInterval, sessionScope: !_settings.Attach),
         };
+        if (_settings.SampleWorkerThreads)
+        {
+            collectors.Add(new WorkerThreadSampler((label, ct) => _open(label, null, ct)));
+        }
+
         if (_settings.XeStreams.Count > 0)
         {
             var xe = new XeCollector((label, ct) => _open(label, null, ct), p => new XeSessionOptions

@@ -52,6 +52,7 @@ public static class SqlServerCaptureOptions
             SnapshotInterval = DurationParser.Parse(arguments.SnapshotInterval, "--snapshot-interval"),
             ResetServerState = arguments.ResetServerState,
             MaxXeMegabytes = arguments.MaxXeMegabytes,
+            SampleWorkerThreads = string.Equals(arguments.OffCpu?.Trim(), "on", StringComparison.OrdinalIgnoreCase),
             FilterDatabase = attach ? arguments.Database : null,
             FilterApplication = arguments.Application,
             FilterLogin = arguments.Login,

@@ -24,6 +24,12 @@ public sealed record SqlServerCaptureSettings
     /// <summary>Clear server statistics and buffers before the run (workload runs only, confirmed).</summary>
     public bool ResetServerState { get; init; }
 
+    /// <summary>
+    /// <c>--offcpu on</c>: poll which OS thread runs each session's tasks, so the ETW context switches of the server
+    /// (Windows off-CPU stacks) can be booked to sessions.
+    /// </summary>
+    public bool SampleWorkerThreads { get; init; }
+
     /// <summary>Cap on the XE event files, MB.</summary>
     public int MaxXeMegabytes { get; init; } = 512;
 
