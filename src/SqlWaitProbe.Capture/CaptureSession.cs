@@ -83,7 +83,7 @@ public static class CaptureSession
             var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
             foreach (var failed in choices.Where(c => c.Status == CollectorStatus.Failed))
             {
-                progress.Report((OsCollectors.IsStacks(failed) ? "no CPU stacks: " : $"no {failed.Name}: ") + failed.Reason);
+                progress.Report((OsCollectors.IsCpuStacks(failed) ? "no CPU stacks: " : $"no {failed.Name}: ") + failed.Reason);
             }
 
             IReadOnlyList<ICollector> Collectors(PhaseContext phase) =>

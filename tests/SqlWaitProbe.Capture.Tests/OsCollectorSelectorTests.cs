@@ -97,8 +97,9 @@ public sealed class OsCollectorSelectorTests
         var windows = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
 
         Assert.Equal(["os", "perf"], linux.Select(c => c.Name));
-        Assert.Equal(["pdh", "etw"], windows.Select(c => c.Name));
-        Assert.All(linux.Concat(windows), c => Assert.True(c.Runs, c.Reason));
+        Assert.Equal(["pdh", "offcpu", "etw"], windows.Select(c => c.Name));
+        Assert.All(linux.Concat(windows).Where(c => c.Name != "offcpu"), c => Assert.True(c.Runs, c.Reason));
+        Assert.Equal("--offcpu off", windows[1].Reason);
     }
 
     [Fact]
@@ -120,5 +121,50 @@ public sealed class OsCollectorSelectorTests
         Assert.Contains("sched:sched_switch -g", offCpu.Description, StringComparison.Ordinal);
         Assert.Equal("--offcpu off", Assert.Single(off, c => c.Name == "offcpu").Reason);
         Assert.Equal("--offcpu must be on or off (got 'maybe')", OsCollectorSelector.Validate(new OsCollectorOptions { OffCpu = "maybe" }, isWindows: false));
+    }
+
+    [Fact]
+    public void Windows_off_cpu_stacks_ride_on_the_etw_session_and_the_dry_run_names_its_keywords()
+    {
+        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+
+        Assert.Equal(["pdh", "offcpu", "etw"], choices.Select(c => c.Name));
+        var offCpu = choices[1];
+        Assert.Equal(OsCollectorKind.EtwOffCpu, offCpu.Kind);
+        Assert.True(offCpu.Runs, offCpu.Reason);
+        Assert.Contains("kernel keywords Profile, ImageLoad, Process, Thread, ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", offCpu.Description, StringComparison.Ordinal);
+        Assert.Contains("offcpu/intervals.csv", offCpu.Description, StringComparison.Ordinal);
+        Assert.EndsWith("ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", choices[2].Description, StringComparison.Ordinal);
+        Assert.True(OsCollectors.IsStacks(offCpu), "made with the ETW collector, whose session it reads");
+        Assert.False(OsCollectors.IsCpuStacks(offCpu));
+
+        var cpuOnly = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+        Assert.EndsWith("kernel keywords Profile, ImageLoad, Process, Thread (stacks on Profile)", cpuOnly[^1].Description, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("none", true, null, "skipped", "they need the ETW session, which is off: --cpu none")]
+    [InlineData(null, false, null, "skipped", "they need the ETW session, which is off: the server is on another machine")]
+    [InlineData(null, true, "run as administrator", "failed", "run as administrator")]
+    public void Windows_off_cpu_stacks_do_not_run_without_the_etw_session_and_say_why(string? cpu, bool local, string? etwProblem, string status, string reason)
+    {
+        var facts = new OsFacts(true, () => "not here", () => etwProblem);
+
+        var offCpu = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on", Cpu = cpu }, "sqlservr", local, processPerSession: false, facts)
+            .Single(c => c.Name == "offcpu");
+
+        Assert.False(offCpu.Runs);
+        Assert.Equal(status, offCpu.Status);
+        Assert.StartsWith(reason, offCpu.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Sql_server_off_cpu_on_linux_is_skipped_and_names_what_windows_would_record()
+    {
+        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
+
+        Assert.Equal(["os", "offcpu", "perf"], choices.Select(c => c.Name));
+        Assert.Equal(CollectorStatus.Skipped, choices[1].Status);
+        Assert.Equal("off-CPU stacks: not run (off-CPU stacks of sqlservr need Windows: there they come from ETW kernel keywords Profile, ImageLoad, Process, Thread, ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch))", choices[1].Description);
     }
 }

@@ -69,6 +69,19 @@ public sealed class SqlServerCliTests
     }
 
     [Fact]
+    public void Off_cpu_dry_run_shows_the_etw_keywords_and_the_worker_thread_query()
+    {
+        var (exit, output, _) = Probe("capture", "--engine", "sqlserver", "--server", "localhost", "--workload", "hashbytes", "--threads", "8", "--offcpu", "on", "--dry-run");
+        Assert.Equal(0, exit);
+        Assert.Contains("ETW kernel keywords Profile, ImageLoad, Process, Thread, ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", output);
+        Assert.Contains("JOIN sys.dm_os_threads AS th", output);
+        if (!OperatingSystem.IsWindows())
+        {
+            Assert.Contains("off-CPU stacks: not run (off-CPU stacks of sqlservr need Windows", output);
+        }
+    }
+
+    [Fact]
     public void Reset_server_state_is_refused_in_attach_mode_with_exit_2()
     {
         var (exit, _, error) = Probe("capture", "--engine", "sqlserver", "--server", "localhost", "--attach", "--reset-server-state", "--dry-run");

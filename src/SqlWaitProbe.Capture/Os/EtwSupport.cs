@@ -2,6 +2,7 @@ using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Pdh;
 
 namespace SqlWaitProbe.Capture.Os;
@@ -14,6 +15,12 @@ public static class EtwSupport
         OperatingSystem.IsWindows()
             ? new EtwCpuCollector(settings, progress)
             : new NotRunCollector("etw", CollectorStatus.Failed, EtwAvailability.NeedsWindows);
+
+    /// <summary>The Windows off-CPU collector, reporting what the ETW collector sets in <paramref name="outcome"/>, or one that records why it cannot run off Windows.</summary>
+    public static ICollector CreateOffCpuCollector(EtwOffCpuOutcome outcome) =>
+        OperatingSystem.IsWindows()
+            ? new EtwOffCpuCollector(outcome)
+            : new NotRunCollector(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, EtwAvailability.NeedsWindows);
 
     /// <summary>The PDH counter collector, or one that records why it cannot run off Windows (Linux captures read /proc instead).</summary>
     public static ICollector CreateCounterCollector(string serverProcess) =>

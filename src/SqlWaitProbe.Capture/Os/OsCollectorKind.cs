@@ -15,4 +15,7 @@ public enum OsCollectorKind
     Etw = 4,
     /// <summary>Off-CPU stacks of the sessions' server processes with <c>perf record -e sched:sched_switch -g</c> (Linux).</summary>
     OffCpu = 5,
+
+    /// <summary>Off-CPU stacks of the server's worker threads from ETW CSwitch and ReadyThread, recorded in the ETW collector's session (Windows).</summary>
+    EtwOffCpu = 6,
 }

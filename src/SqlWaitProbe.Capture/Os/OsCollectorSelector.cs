@@ -99,7 +99,20 @@ public static class OsCollectorSelector
             }
         }
 
-        choices.Add(Stacks(options, serverProcess, serverIsLocal, remote, facts));
+        var stacks = Stacks(options, serverProcess, serverIsLocal, remote, facts);
+        if (facts.IsWindows)
+        {
+            choices.Add(EtwOffCpu(options, serverProcess, stacks));
+        }
+        else if (!processPerSession && options.OffCpu == "on")
+        {
+            // perf follows a process per session; a server that pools threads (SQL Server) gets them from ETW on Windows.
+            var reason = $"off-CPU stacks of {serverProcess} need Windows: there they come from ETW {EtwKernelKeywords.Describe(offCpu: true)}";
+            choices.Add(new OsCollectorChoice(OsCollectorKind.EtwOffCpu, "offcpu", $"off-CPU stacks: not run ({reason})", CollectorStatus.Skipped, reason));
+        }
+
+        // CPU stacks stay last: they start after everything else.
+        choices.Add(stacks);
         return choices;
     }
 
@@ -120,7 +133,7 @@ public static class OsCollectorSelector
 
         var description = kind == OsCollectorKind.Perf
             ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script --no-inline | gzip > phases/<phase>/cpu/perf.script.gz")
-            : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module");
+            : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module; {EtwKernelKeywords.Describe(options.OffCpu == "on")}");
         if (!serverIsLocal)
         {
             return new OsCollectorChoice(kind, name, $"CPU stacks: not run ({remote})", CollectorStatus.Skipped, remote);
@@ -130,6 +143,24 @@ public static class OsCollectorSelector
         return problem is null
             ? new OsCollectorChoice(kind, name, description)
             : new OsCollectorChoice(kind, name, $"{description}   -- would fail: {problem}", CollectorStatus.Failed, problem);
+    }
+
+    // Windows records context switches in the ETW collector's own kernel session, so they run only where it runs.
+    private static OsCollectorChoice EtwOffCpu(OsCollectorOptions options, string serverProcess, OsCollectorChoice etw)
+    {
+        const string name = "offcpu";
+        if (options.OffCpu == "off")
+        {
+            return new OsCollectorChoice(OsCollectorKind.EtwOffCpu, name, "off-CPU stacks: none (--offcpu off)", CollectorStatus.Skipped, "--offcpu off");
+        }
+
+        var description = $"off-CPU stacks: ETW {EtwKernelKeywords.Describe(offCpu: true)} in the CPU stacks' session; CSwitch and ReadyThread of the {serverProcess} process (SERVERPROPERTY('ProcessID')), each worker thread's session from sys.dm_os_tasks and sys.dm_os_threads, into phases/<phase>/offcpu/stacks.csv and offcpu/intervals.csv";
+        return etw.Status switch
+        {
+            null => new OsCollectorChoice(OsCollectorKind.EtwOffCpu, name, description),
+            CollectorStatus.Failed => new OsCollectorChoice(OsCollectorKind.EtwOffCpu, name, $"{description}   -- would fail: {etw.Reason}", CollectorStatus.Failed, etw.Reason),
+            _ => new OsCollectorChoice(OsCollectorKind.EtwOffCpu, name, $"off-CPU stacks: not run (they need the ETW session, which is off: {etw.Reason})", CollectorStatus.Skipped, $"they need the ETW session, which is off: {etw.Reason}"),
+        };
     }
 
     private static OsCollectorChoice OffCpu(OsCollectorOptions options, bool serverIsLocal, string notHere, OsFacts facts)

@@ -4,6 +4,7 @@ using SqlWaitProbe.Linux.OffCpu;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Symbols;
 
 namespace SqlWaitProbe.Capture.Os;
@@ -19,6 +20,8 @@ public static class OsCollectors
     public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess, int? serverPid = null)
     {
         int[] backends = [.. phase.Sessions.Where(s => s.BackendPid is > 0).Select(s => s.BackendPid!.Value).Distinct()];
+        // Windows off-CPU stacks come out of the ETW collector's session; the off-CPU collector reports what it set.
+        var offCpuOutcome = choices.Any(c => c.Kind == OsCollectorKind.EtwOffCpu && c.Runs) ? new EtwOffCpuOutcome() : null;
         foreach (var choice in choices)
         {
             if (!choice.Runs)
@@ -37,6 +40,7 @@ public static class OsCollectors
                 OsCollectorKind.OffCpu => phase.Sessions.Count == 0
                     ? new NotRunCollector(choice.Name, CollectorStatus.Skipped, "no client backend matched the attach filters")
                     : new OffCpuCollector(runId, options.MaxPerfMegabytes),
+                OsCollectorKind.EtwOffCpu => EtwSupport.CreateOffCpuCollector(offCpuOutcome!),
                 OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions
                 {
                     RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes,
@@ -50,12 +54,19 @@ public static class OsCollectors
                         ServerPid = serverPid,
                         IntervalMSec = OsCollectorSelector.EtwIntervalMSec(options),
                         Symbols = SymbolOptions.Resolve(options.Symbols, options.Offline, Environment.GetEnvironmentVariable),
+                        OffCpuOutcome = offCpuOutcome,
                     },
                     progress: null),
             };
         }
     }
 
-    /// <summary>True for the CPU stack collectors, which start last so they do not sample the others starting.</summary>
-    public static bool IsStacks(OsCollectorChoice choice) => choice.Kind is OsCollectorKind.Perf or OsCollectorKind.Etw;
+    /// <summary>
+    /// True for the CPU stack collectors, which start last so they do not sample the others starting, and for the
+    /// Windows off-CPU collector, which reports from the ETW collector's session and so is made with it.
+    /// </summary>
+    public static bool IsStacks(OsCollectorChoice choice) => choice.Kind is OsCollectorKind.Perf or OsCollectorKind.Etw or OsCollectorKind.EtwOffCpu;
+
+    /// <summary>True for the CPU stack collectors alone.</summary>
+    public static bool IsCpuStacks(OsCollectorChoice choice) => choice.Kind is OsCollectorKind.Perf or OsCollectorKind.Etw;
 }

@@ -87,7 +87,7 @@ public static class CaptureOptions
     /// <summary><c>--offcpu</c>: on or off.</summary>
     public static readonly Option<string?> OffCpu = new("--offcpu")
     {
-        Description = "Off-CPU stacks of the sessions' server processes (Linux: perf sched_switch with stacks): on or off (default: " + OsCollectorOptions.DefaultOffCpu + ").",
+        Description = "Off-CPU stacks of the sessions' server processes (Linux: perf sched_switch with stacks; Windows: ETW CSwitch and ReadyThread with stacks): on or off (default: " + OsCollectorOptions.DefaultOffCpu + ").",
     };
 
     /// <summary><c>--output</c>: bundle folder.</summary>

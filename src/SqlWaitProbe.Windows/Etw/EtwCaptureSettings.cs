@@ -1,4 +1,5 @@
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Symbols;
 
 namespace SqlWaitProbe.Windows.Etw;
@@ -40,6 +41,15 @@ public sealed record EtwCaptureSettings
 
     /// <summary>Most modules to load symbols for.</summary>
     public int MaxSymbolModules { get; init; } = SymbolResolutionPlan.DefaultMaxModules;
+
+    /// <summary>
+    /// Set when off-CPU stacks are on: the session also records CSwitch and ReadyThread with stacks, and the collector
+    /// writes the off-CPU files of the server's threads and sets this outcome. Null: CPU samples only.
+    /// </summary>
+    public EtwOffCpuOutcome? OffCpuOutcome { get; init; }
+
+    /// <summary>True when off-CPU stacks are recorded.</summary>
+    public bool OffCpu => OffCpuOutcome is not null;
 
     /// <summary>Folder for the raw trace while recording (default: the temporary folder).</summary>
     public string? WorkFolder { get; init; }

@@ -7,6 +7,7 @@ using Microsoft.Diagnostics.Tracing.Session;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Symbols;
 
 namespace SqlWaitProbe.Windows.Etw;
@@ -18,11 +19,6 @@ namespace SqlWaitProbe.Windows.Etw;
 [SupportedOSPlatform("windows")]
 public sealed class EtwCpuCollector : ICollector
 {
-    /// <summary>Kernel keywords: samples, plus image, process and thread events to name what the samples hit.</summary>
-    public const KernelTraceEventParser.Keywords Keywords =
-        KernelTraceEventParser.Keywords.Profile | KernelTraceEventParser.Keywords.ImageLoad
-        | KernelTraceEventParser.Keywords.Process | KernelTraceEventParser.Keywords.Thread;
-
     private readonly EtwCaptureSettings _settings;
     private readonly IProgress<string> _progress;
     private TraceEventSession? _session;
@@ -61,11 +57,12 @@ public sealed class EtwCpuCollector : ICollector
         {
             // The interval is machine-wide and must be set before the kernel provider is enabled.
             session.CpuSampleIntervalMSec = (float)_settings.IntervalMSec;
-            session.EnableKernelProvider(Keywords, stackCapture: KernelTraceEventParser.Keywords.Profile);
+            session.EnableKernelProvider(EtwKernelKeywords.Enabled(_settings.OffCpu), stackCapture: EtwKernelKeywords.WithStacks(_settings.OffCpu));
         }
-        catch
+        catch (Exception e)
         {
             session.Dispose();
+            _settings.OffCpuOutcome?.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0, $"the ETW session did not start: {e.Message}"));
             throw;
         }
 
@@ -79,6 +76,7 @@ public sealed class EtwCpuCollector : ICollector
         ArgumentNullException.ThrowIfNull(phase);
         if (_session is null || _etlPath is null)
         {
+            _settings.OffCpuOutcome?.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Skipped, 0, "the ETW session was not started"));
             return new CollectorOutcome(Name, CollectorStatus.Skipped, Error: "the ETW session was not started");
         }
 
@@ -120,6 +118,8 @@ public sealed class EtwCpuCollector : ICollector
         }
         finally
         {
+            // Whatever happened above, the off-CPU collector gets an answer (the real one was set if there was one).
+            _settings.OffCpuOutcome?.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, lost, "the ETW trace could not be read, so the off-CPU files were not written"));
             DeleteQuietly(_etlPath);
             DeleteQuietly(Path.ChangeExtension(_etlPath, ".etlx"));
             _run?.Forget(_resource!);
@@ -158,6 +158,7 @@ public sealed class EtwCpuCollector : ICollector
             EtwStackFiles.WriteAtomically(phase.PathFor(BundlePaths.Processes(phase.Name)), workload.Write);
         }
 
+        var offCpu = _settings.OffCpu ? ConvertOffCpu(log, phase, phaseStart, EtwSymbolMode.ModulesOnly, lost) : null;
         if (mapping.SampleCount == 0)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, lost, "the trace holds no CPU samples");
@@ -169,6 +170,10 @@ public sealed class EtwCpuCollector : ICollector
             {
                 ResolveSymbols(log, mapping, symbols, cancellationToken);
                 EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved, workload: _settings.Workload).Profile);
+                if (offCpu is not null)
+                {
+                    ConvertOffCpu(log, phase, phaseStart, EtwSymbolMode.Resolved, lost);
+                }
             }
             catch (OperationCanceledException)
             {
@@ -179,6 +184,26 @@ public sealed class EtwCpuCollector : ICollector
         return lost > 0
             ? new CollectorOutcome(Name, CollectorStatus.Partial, lost, $"the session lost {lost} events")
             : new CollectorOutcome(Name, CollectorStatus.Ok);
+    }
+
+    // The server's threads' context switches into offcpu/*.csv; the outcome goes to the off-CPU collector.
+    private EtwOffCpuSummary? ConvertOffCpu(TraceLog log, PhaseContext phase, DateTime phaseStart, EtwSymbolMode mode, long lost)
+    {
+        if (_settings.ServerPid is not { } pid)
+        {
+            _settings.OffCpuOutcome!.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0,
+                "the server's process id is unknown (SERVERPROPERTY('ProcessID')), so its threads cannot be told apart"));
+            return null;
+        }
+
+        var summary = EtwOffCpuFiles.Write(phase, new TraceLogThreadSwitchSource(log, pid), _settings.ServerProcess, phaseStart, mode);
+        if (mode == EtwSymbolMode.ModulesOnly)
+        {
+            _progress.Report(EtwOffCpuFiles.Progress(summary));
+        }
+
+        _settings.OffCpuOutcome!.Set(EtwOffCpuFiles.Outcome(summary, lost));
+        return summary;
     }
 
     private void ResolveSymbols(TraceLog log, EtwStackMapping mapping, SymbolOptions symbols, CancellationToken cancellationToken)

@@ -22,17 +22,10 @@ public sealed class TraceLogStackSource : IEtwStackSource
     /// <inheritdoc />
     public IEnumerable<EtwSample> Samples()
     {
-        var kernelStart = _log.PointerSize == 8 ? EtwModuleNames.KernelSpaceStart64 : 0x8000_0000UL;
+        var kernelStart = TraceLogFrames.KernelStart(_log);
         foreach (var evt in _log.Events.ByEventType<SampledProfileTraceData>())
         {
-            var frames = new List<EtwFrame>(32);
-            for (var call = evt.CallStack(); call is not null; call = call.Caller)
-            {
-                var address = call.CodeAddress;
-                var module = address.ModuleFile?.FilePath ?? string.Empty;
-                frames.Add(new EtwFrame(module, address.FullMethodName, address.Address, address.Address >= kernelStart));
-            }
-
+            var frames = TraceLogFrames.Of(evt, kernelStart);
             if (frames.Count == 0)
             {
                 // No stack was walked: keep the sample with its instruction pointer so CPU totals stay whole.

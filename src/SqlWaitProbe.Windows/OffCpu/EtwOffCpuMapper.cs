@@ -18,11 +18,25 @@ public static class EtwOffCpuMapper
     public static (List<string> Stacks, List<(double StartMs, double EndMs, int Session, char State, int StackId)> Intervals) Map(
         IEtwThreadSwitchSource source, IReadOnlyDictionary<int, int> sessionOfThread, string process, DateTime phaseStartUtc, EtwSymbolMode mode)
     {
+        ArgumentNullException.ThrowIfNull(sessionOfThread);
+        return Map(source, (tid, _) => sessionOfThread.TryGetValue(tid, out var session) ? session : null, process, phaseStartUtc, mode);
+    }
+
+    /// <summary>
+    /// The off-CPU stretches of threads that served a session, times in ms since <paramref name="phaseStartUtc"/>.
+    /// <paramref name="sessionOf"/> names the session a thread served when it left the CPU (trace-relative ms), or null
+    /// when it served none: a pooled worker thread serves one session, then another.
+    /// </summary>
+    public static (List<string> Stacks, List<(double StartMs, double EndMs, int Session, char State, int StackId)> Intervals) Map(
+        IEtwThreadSwitchSource source, Func<int, double, int?> sessionOf, string process, DateTime phaseStartUtc, EtwSymbolMode mode)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(sessionOf);
         var offset = (source.StartUtc - phaseStartUtc).TotalMilliseconds;
         var stacks = new List<string>();
         var ids = new Dictionary<string, int>(StringComparer.Ordinal);
         var intervals = new List<(double, double, int, char, int)>();
-        var open = new Dictionary<int, (double Out, bool Waiting, double? Ready)>();
+        var open = new Dictionary<int, (double Out, int Session, bool Waiting, double? Ready)>();
         foreach (var e in source.Events())
         {
             if (e.Kind == EtwThreadEventKind.ReadyThread)
@@ -35,15 +49,23 @@ public static class EtwOffCpuMapper
                 continue;
             }
 
-            if (e.OldTid >= 0 && sessionOfThread.ContainsKey(e.OldTid))
+            // The session is the one the thread served as it left the CPU: what it then waited for was that session's.
+            if (e.OldTid >= 0 && sessionOf(e.OldTid, e.RelativeMSec) is { } served)
             {
-                open[e.OldTid] = (e.RelativeMSec, e.OldWaiting, null);
+                open[e.OldTid] = (e.RelativeMSec, served, e.OldWaiting, null);
+            }
+            else if (e.OldTid >= 0)
+            {
+                // Serving no session now: a stretch left open by a lost switch-in must not be booked to this one.
+                open.Remove(e.OldTid);
             }
 
-            if (!sessionOfThread.TryGetValue(e.Tid, out var session) || !open.Remove(e.Tid, out var stretch))
+            if (!open.Remove(e.Tid, out var stretch))
             {
                 continue;
             }
+
+            var session = stretch.Session;
 
             var id = StackId(Folded(process, e.FramesLeafFirst, mode), stacks, ids);
             if (!stretch.Waiting)
