@@ -5,6 +5,7 @@ using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
+using static SqlWaitProbe.Windows.Tests.SeedSwitches;
 
 namespace SqlWaitProbe.Windows.Tests;
 
@@ -16,23 +17,11 @@ public sealed class EtwOffCpuFilesTests
 {
     private static readonly DateTime Start = new(2026, 1, 5, 10, 0, 0, DateTimeKind.Utc);
 
-    // A preemptive OS call (a backup read): outside SQL Server's scheduler, so no SQL wait covers it.
-    private static readonly EtwFrame[] BackupRead =
-    [
-        SeedFrames.Ntoskrnl("KiSwapThread"), SeedFrames.Ntoskrnl("KiCommitThreadWait"), SeedFrames.Ntoskrnl("KeWaitForSingleObject"),
-        SeedFrames.Ntdll("NtWaitForSingleObject"), SeedFrames.KernelBase("WaitForSingleObjectEx"), SeedFrames.Sqlmin("BackupIoRequest::WaitForIoCompletion"),
-    ];
-
     private static readonly EtwFrame[] PageFault =
     [
         SeedFrames.Ntoskrnl("KiSwapThread"), SeedFrames.Ntoskrnl("KeWaitForSingleObject"), SeedFrames.Ntoskrnl("MiWaitForInPageComplete"),
         SeedFrames.Ntoskrnl("MmAccessFault"), SeedFrames.Sqlmin("CQScanTableScanNew::GetRow"),
     ];
-
-    private static EtwThreadSwitch Switch(double ms, int inTid, int outTid, bool outWaiting, params EtwFrame[] stack) =>
-        new(EtwThreadEventKind.CSwitch, ms, inTid, outTid, outWaiting, stack);
-
-    private static EtwThreadSwitch Ready(double ms, int tid) => new(EtwThreadEventKind.ReadyThread, ms, tid, -1, false, []);
 
     // Worker 101 serves session 1, then session 2; worker 102 serves no workload session (a system task).
     private static RecordedThreadSwitchSource Trace() => new(Start,

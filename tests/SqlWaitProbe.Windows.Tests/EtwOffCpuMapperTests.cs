@@ -4,6 +4,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
+using static SqlWaitProbe.Windows.Tests.SeedSwitches;
 
 namespace SqlWaitProbe.Windows.Tests;
 
@@ -12,29 +13,10 @@ public sealed class EtwOffCpuMapperTests
 {
     private static readonly DateTime Start = new(2026, 1, 5, 10, 0, 0, DateTimeKind.Utc);
 
-    // A worker in an OS call outside SQL Server's scheduler, as a preemptive wait looks in a Thread Time view.
-    private static readonly EtwFrame[] Blocked =
-    [
-        SeedFrames.Ntoskrnl("KiSwapThread"), SeedFrames.Ntoskrnl("KiCommitThreadWait"), SeedFrames.Ntoskrnl("KeWaitForSingleObject"),
-        SeedFrames.Ntdll("NtWaitForSingleObject"), SeedFrames.KernelBase("WaitForSingleObjectEx"), SeedFrames.Sqlmin("BackupIoRequest::WaitForIoCompletion"),
-    ];
-
-    private sealed class Recorded(IEnumerable<EtwThreadSwitch> events) : IEtwThreadSwitchSource
-    {
-        public DateTime StartUtc => Start;
-
-        public IEnumerable<EtwThreadSwitch> Events() => events;
-    }
-
-    private static EtwThreadSwitch Switch(double ms, int inTid, int outTid, bool outWaiting, params EtwFrame[] stack) =>
-        new(EtwThreadEventKind.CSwitch, ms, inTid, outTid, outWaiting, stack);
-
-    private static EtwThreadSwitch Ready(double ms, int tid) => new(EtwThreadEventKind.ReadyThread, ms, tid, -1, false, []);
-
-    private static Recorded Trace() => new(
+    private static RecordedThreadSwitchSource Trace() => new(Start,
     [
         Switch(0, 101, 900, true),
-        Switch(10, 200, 101, true), Ready(60, 101), Switch(65, 101, 200, false, Blocked),
+        Switch(10, 200, 101, true), Ready(60, 101), Switch(65, 101, 200, false, BackupRead),
         Switch(70, 300, 101, false), Switch(72, 101, 300, true, SeedFrames.Sqlmin("Scan")),
         Switch(80, 400, 555, true, SeedFrames.Sqlmin("Other")),
     ]);
