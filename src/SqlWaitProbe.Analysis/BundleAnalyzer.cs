@@ -128,6 +128,11 @@ public static class BundleAnalyzer
                 notes.Add($"phase {p.Name}: sampling coverage {FindingRules.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
             }
 
+            if (p.Sampling?.CallGraph is { } callGraph)
+            {
+                notes.Add($"phase {p.Name}: call graph: {callGraph}" + (p.Sampling.CallGraphReason is { } why ? $" ({why})" : ""));
+            }
+
             if (p.Stacks is { } stacks)
             {
                 var server = manifest.ServerProcess;

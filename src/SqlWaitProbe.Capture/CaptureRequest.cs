@@ -78,6 +78,7 @@ public sealed record CaptureRequest
             SampleHzGiven = arguments.IsGiven("--sample-hz"),
             MaxPerfMegabytes = arguments.MaxPerfMegabytes,
             CallGraph = arguments.CallGraph,
+            PhaseSeconds = plan.Duration?.TotalSeconds,
             Symbols = arguments.Symbols,
             Offline = arguments.Offline,
         };

@@ -81,6 +81,11 @@ public static class CaptureSession
             manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = server.Configuration });
             progress.Report(server.Summary);
             var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
+            var callGraph = OsCollectorSelector.CallGraph(request.Os, OsFacts.ThisMachine);
+            if (choices.Any(c => c.Kind == OsCollectorKind.Perf && c.Runs))
+            {
+                Log.Information("CPU stacks: call graph {Mode} ({Reason})", callGraph.Mode, callGraph.Reason);
+            }
             foreach (var failed in choices.Where(c => c.Status == CollectorStatus.Failed))
             {
                 progress.Report((OsCollectors.IsCpuStacks(failed) ? "no CPU stacks: " : $"no {failed.Name}: ") + failed.Reason);
@@ -90,7 +95,7 @@ public static class CaptureSession
             [
                 .. OsCollectors.For(choices.Where(c => !OsCollectors.IsStacks(c)), phase, request.Os, engine.RunId, engine.ServerProcess),
                 .. engine.CollectorsFor(phase),
-                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess, server.ServerPid),
+                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess, server.ServerPid, callGraph),
             ];
 
             if (engine.Workload is { } workload)

@@ -78,7 +78,21 @@ public sealed class CaptureBadInputTests
         Assert.Equal(0, exit);
         Assert.Contains("SELECT sum(get_byte(digest(id, 'sha256'), 0)) FROM hb_demo;", stdout);
         Assert.Contains("phases: baseline (1 session(s)), 1 (1 session(s)), 4 (4 session(s))", stdout);
+        // auto: dwarf when its data for a 30 s phase on this machine's CPUs fits within 80% of the 1024 MB cap.
+        var callGraph = SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.Choose(null, 30, Environment.ProcessorCount, 499, 1024)!;
+        Assert.Contains($"perf record -a -e cpu-clock {string.Join(' ', SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.RecordArguments(callGraph.Mode))} -F 499", stdout);
+        Assert.Contains($"; call graph: {callGraph.Mode} ({callGraph.Reason})", stdout);
+        Assert.False(Directory.Exists(dir));
+    }
+
+    [Fact]
+    public async Task Dry_run_with_iterations_walks_stacks_with_frame_pointers_and_says_why()
+    {
+        var dir = Path.Combine(SqlWaitProbe.TestSupport.TestData.TempFolder(), "b");
+        var (exit, stdout, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "capture", "--workload", "hashbytes", "--iterations", "100", "--dry-run", "-o", dir);
+        Assert.Equal(0, exit);
         Assert.Contains("perf record -a -e cpu-clock --call-graph fp -F 499", stdout);
+        Assert.Contains("; call graph: fp (auto: the phase length is not known before it runs (--iterations)", stdout);
         Assert.False(Directory.Exists(dir));
     }
 

@@ -12,13 +12,17 @@ public sealed class CaptureEndToEndTests
     [Fact]
     public async Task Capture_of_hashbytes_on_the_embedded_server_writes_a_complete_bundle()
     {
+        // Default call graph (auto): short phases keep DWARF's data far within the cap, so the capture unwinds with DWARF.
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-            "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "2", "--duration", "4s", "--scale", "0.05", "--call-graph", "dwarf", "-o", dir);
+            "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "2", "--duration", "4s", "--scale", "0.05", "-o", dir);
         Assert.True(exit == 0, stderr);
         Assert.Contains("bundle: " + dir, stdout);
         Assert.Contains("phase baseline", stderr);
 
+        var callGraph = SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.Choose(null, 4, Environment.ProcessorCount, 499, 1024)!;
+        Assert.Equal("dwarf", callGraph.Mode);
+        Assert.StartsWith("auto: about ", callGraph.Reason, StringComparison.Ordinal);
         using var bundle = CaptureBundle.Open(dir);
         var m = bundle.Manifest;
         Assert.Equal(BundleStatus.Complete, m.Status);
@@ -42,7 +46,12 @@ public sealed class CaptureEndToEndTests
             Assert.True(bundle.Has(BundlePaths.PerfScript(phase.Name)));
             Assert.True(bundle.Has(BundlePaths.Overhead(phase.Name)));
             Assert.True(bundle.Has(BundlePaths.Waits(phase.Name)));
+            using var sampling = System.Text.Json.JsonDocument.Parse(File.ReadAllText(bundle.PathOf(BundlePaths.StackInfo(phase.Name))));
+            Assert.Equal(callGraph.Mode, sampling.RootElement.GetProperty("callGraph").GetString());
+            Assert.Equal(callGraph.Reason, sampling.RootElement.GetProperty("callGraphReason").GetString());
         }
+
+        Assert.Contains($"CPU stacks: call graph {callGraph.Mode} ({callGraph.Reason})", File.ReadAllText(Path.Combine(dir, BundlePaths.Log)));
 
         var profile = new StackProfile();
         using (var folded = bundle.OpenText(BundlePaths.Stacks("load"))!)
@@ -62,8 +71,17 @@ public sealed class CaptureEndToEndTests
         Assert.True(unknown < postgresWeight * 0.05, $"[unknown] holds {unknown} of {postgresWeight} ns inclusive");
         var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
         Assert.Contains("stack completeness of postgres", report);
+        Assert.Contains($"phase load: call graph: dwarf ({callGraph.Reason})", report);
         Assert.DoesNotContain("capture again with --call-graph dwarf", report);
-        Assert.DoesNotMatch(@"\d{9,} samples", File.ReadAllText(Path.Combine(dir, "report", "report.html")));
+        Assert.DoesNotContain("stacks-incomplete", File.ReadAllText(Path.Combine(dir, "report", "findings.json")));
+
+        // perf's weights are nanoseconds of cpu-clock: no report file or flame graph tooltip calls them samples.
+        foreach (var file in Directory.EnumerateFiles(Path.Combine(dir, "report"), "*", SearchOption.AllDirectories).Where(f => !f.EndsWith(".png", StringComparison.Ordinal)))
+        {
+            Assert.DoesNotMatch(@"\d{9,} samples", File.ReadAllText(file));
+        }
+
+        Assert.Contains("\"unit\":\"nanoseconds\"", File.ReadAllText(Path.Combine(dir, "report", "load.speedscope.json")));
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
         AssertFindingsAsAUserReadsThem(Path.Combine(dir, "report", "findings.json"));
         Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + m.RunId)));

@@ -44,7 +44,9 @@ public sealed class SqlServerCliTests
         Assert.Contains("FROM sys.dm_os_latch_stats", output);
         Assert.Contains("FROM sys.dm_os_spinlock_stats", output);
         Assert.Contains("FROM sys.dm_xe_object_columns", output);
-        Assert.Contains("perf record -a -e cpu-clock --call-graph fp -F 499", output);
+        var callGraph = SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.Choose(null, 10, Environment.ProcessorCount, 499, 1024)!;
+        Assert.Contains($"perf record -a -e cpu-clock {string.Join(' ', SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.RecordArguments(callGraph.Mode))} -F 499", output);
+        Assert.Contains($"call graph: {callGraph.Mode} ({callGraph.Reason})", output);
         // The configuration a comparison is labelled by, read-only; TRACESTATUS is the one DBCC, and it changes nothing.
         Assert.Contains("SELECT i.sql_memory_model_desc FROM sys.dm_os_sys_info AS i;", output);
         Assert.Contains("FROM sys.resource_governor_resource_pools AS p", output);

@@ -19,7 +19,8 @@ public sealed class RealCaptureReportTests
         var gz = Path.Combine(root, BundlePaths.PerfScript("load"));
         Directory.CreateDirectory(Path.GetDirectoryName(gz)!);
         File.Copy(TestData.Path("perf-script/local__pg15-digest-1session.perf.txt.gz"), gz);
-        var samples = PerfScriptNormalizer.Normalize(root, "load", sampleHz: 99, logicalCpus: 2, durationSeconds: 8.64, callGraph: "fp");
+        var samples = PerfScriptNormalizer.Normalize(root, "load", sampleHz: 99, logicalCpus: 2, durationSeconds: 8.64, callGraph: "fp",
+            callGraphReason: "auto: the phase length is not known before it runs (--iterations), so DWARF's data cannot be bounded");
         var manifestPath = Path.Combine(root, BundlePaths.Manifest);
         var manifest = CaptureBundle.ReadManifest(manifestPath);
         File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(root) }, ProbeJson.Options));
@@ -53,5 +54,11 @@ public sealed class RealCaptureReportTests
 
         Assert.Contains(result.Analysis.DataQuality, l => l.Contains("stack completeness of postgres", StringComparison.Ordinal) && l.Contains("samples lost", StringComparison.Ordinal));
         Assert.Contains(result.Analysis.DataQuality, l => l.Contains("remedy", StringComparison.Ordinal) && l.Contains("record with --call-graph dwarf", StringComparison.Ordinal));
+
+        // Which call graph and why, as sampling.json records it, in Data quality of every report format.
+        const string callGraphLine = "phase load: call graph: fp (auto: the phase length is not known before it runs (--iterations), so DWARF's data cannot be bounded)";
+        Assert.Contains(callGraphLine, result.Analysis.DataQuality);
+        Assert.Contains(callGraphLine, md);
+        Assert.Contains(callGraphLine[..callGraphLine.IndexOf(", so", StringComparison.Ordinal)], html);
     }
 }

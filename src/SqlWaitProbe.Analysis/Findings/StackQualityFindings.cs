@@ -31,10 +31,12 @@ public static class StackQualityFindings
         var (p, quality) = worst;
         var who = server.Length == 0 ? "the sampled processes" : server;
         var how = p.Sampling!.CallGraph ?? "fp";
+        // With auto, the reason says why this capture did not use dwarf (its data would not have fitted the cap).
+        var why = p.Sampling.CallGraphReason is { } reason ? $" ({reason})" : "";
         return new Finding("stacks-incomplete", Severities.Warning,
             $"In {p.Name}, {FindingRules.Pct(quality.IncompleteShare)} of {who}'s CPU samples have stacks that stop short of a thread's first function, so call paths lose their callers: capture again with --call-graph dwarf",
-            [$"stacks recorded with --call-graph {how}: {FindingRules.Pct(1 - quality.IncompleteShare)} reach a thread's first function, {FindingRules.Pct(quality.IncompleteShare)} stop short [cpu/stacks.folded, cpu/sampling.json]",
-             $"frame-pointer walks stop in libraries built without frame pointers (Debian's libcrypto and glibc); --call-graph dwarf unwinds them, at about fifteen times the perf data (docs/performance.md); this finding appears from {FindingRules.Pct(IncompleteShare)} of the samples"],
+            [$"stacks recorded with --call-graph {how}{why}: {FindingRules.Pct(1 - quality.IncompleteShare)} reach a thread's first function, {FindingRules.Pct(quality.IncompleteShare)} stop short [cpu/stacks.folded, cpu/sampling.json]",
+             $"frame-pointer walks stop in libraries built without frame pointers (Debian's libcrypto and glibc); --call-graph dwarf unwinds them, at about 23 times the perf data (docs/performance.md); this finding appears from {FindingRules.Pct(IncompleteShare)} of the samples"],
             DataQuality: true);
     }
 }

@@ -18,6 +18,9 @@ public sealed record SamplingInfo(string Source, double SampleHz, long Samples, 
     /// <summary>How perf walked the stacks (<c>fp</c>, <c>dwarf</c>, <c>lbr</c>); null for ETW and older bundles.</summary>
     public string? CallGraph { get; init; }
 
+    /// <summary>Why that mode: the option as given, or <c>auto</c>'s estimate of DWARF's data against the cap; null for older bundles.</summary>
+    public string? CallGraphReason { get; init; }
+
     /// <summary>samples ÷ (duration × cpus × hz), or null when the denominator is zero.</summary>
     public double? Coverage
     {

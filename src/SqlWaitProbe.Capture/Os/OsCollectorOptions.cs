@@ -24,6 +24,9 @@ public sealed record OsCollectorOptions
     /// <summary><c>--call-graph</c>: fp, dwarf, lbr or auto (null: auto).</summary>
     public string? CallGraph { get; init; }
 
+    /// <summary>Length of the longest phase, seconds; null when not known before it runs (<c>--iterations</c>). <c>--call-graph auto</c> bounds DWARF's data by it.</summary>
+    public double? PhaseSeconds { get; init; }
+
     /// <summary>perf data cap per phase, MB.</summary>
     public int MaxPerfMegabytes { get; init; } = 1024;
 

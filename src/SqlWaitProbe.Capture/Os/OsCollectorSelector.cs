@@ -121,6 +121,14 @@ public static class OsCollectorSelector
         ? Math.Clamp(1000.0 / options.SampleHz, EtwCaptureSettings.MinIntervalMSec, EtwCaptureSettings.MaxIntervalMSec)
         : EtwCaptureSettings.DefaultIntervalMSec;
 
+    /// <summary>
+    /// How perf walks stacks in this capture, and why (<see cref="PerfCallGraph.Choose"/>): decided once, before the
+    /// capture starts, from the options already validated.
+    /// </summary>
+    public static CallGraphChoice CallGraph(OsCollectorOptions options, OsFacts facts) =>
+        PerfCallGraph.Choose(options.CallGraph, options.PhaseSeconds, facts.LogicalCpus, options.SampleHz, options.MaxPerfMegabytes)
+        ?? new CallGraphChoice(PerfCallGraph.FramePointers, $"--call-graph {options.CallGraph} is not a mode");
+
     private static OsCollectorChoice Stacks(OsCollectorOptions options, string serverProcess, bool serverIsLocal, string remote, OsFacts facts)
     {
         var collector = StackCollector(options.Cpu, facts.IsWindows);
@@ -131,8 +139,9 @@ public static class OsCollectorSelector
             return new OsCollectorChoice(kind, name, $"CPU stacks: none (--cpu {collector})", CollectorStatus.Skipped, $"--cpu {collector}");
         }
 
+        var callGraph = CallGraph(options, facts);
         var description = kind == OsCollectorKind.Perf
-            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script --no-inline | gzip > phases/<phase>/cpu/perf.script.gz")
+            ? string.Create(CultureInfo.InvariantCulture, $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(callGraph.Mode))} -F {options.SampleHz} --max-size={options.MaxPerfMegabytes}M (all CPUs, call graphs; stacks of the {serverProcess} process split CPU by module), then perf script --no-inline | gzip > phases/<phase>/cpu/perf.script.gz; call graph: {callGraph.Mode} ({callGraph.Reason})")
             : string.Create(CultureInfo.InvariantCulture, $"CPU stacks: ETW kernel sampling at {EtwIntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {serverProcess}.exe split CPU by module; {EtwKernelKeywords.Describe(options.OffCpu == "on")}");
         if (!serverIsLocal)
         {

@@ -15,10 +15,12 @@ public static class OsCollectors
     /// <summary>
     /// One collector per choice, in the same order; a choice that does not run becomes a collector that records why.
     /// The CPU stack collectors count as the workload the tree of <paramref name="serverPid"/> when given, else the
-    /// phase's sessions' backends.
+    /// phase's sessions' backends. perf walks stacks as <paramref name="callGraph"/> says, the capture's one decision
+    /// (<see cref="OsCollectorSelector.CallGraph"/>, made for this machine when not given).
     /// </summary>
-    public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess, int? serverPid = null)
+    public static IEnumerable<ICollector> For(IEnumerable<OsCollectorChoice> choices, PhaseContext phase, OsCollectorOptions options, string runId, string serverProcess, int? serverPid = null, CallGraphChoice? callGraph = null)
     {
+        callGraph ??= OsCollectorSelector.CallGraph(options, OsFacts.ThisMachine);
         int[] backends = [.. phase.Sessions.Where(s => s.BackendPid is > 0).Select(s => s.BackendPid!.Value).Distinct()];
         // Windows off-CPU stacks come out of the ETW collector's session; the off-CPU collector reports what it set.
         var offCpuOutcome = choices.Any(c => c.Kind == OsCollectorKind.EtwOffCpu && c.Runs) ? new EtwOffCpuOutcome() : null;
@@ -43,7 +45,7 @@ public static class OsCollectors
                 OsCollectorKind.EtwOffCpu => EtwSupport.CreateOffCpuCollector(offCpuOutcome!),
                 OsCollectorKind.Perf => new PerfRecordCollector(new PerfRecordOptions
                 {
-                    RunId = runId, SampleHz = options.SampleHz, CallGraph = PerfCallGraph.Resolve(options.CallGraph) ?? PerfCallGraph.AutoMode, MaxMegabytes = options.MaxPerfMegabytes,
+                    RunId = runId, SampleHz = options.SampleHz, CallGraph = callGraph.Mode, CallGraphReason = callGraph.Reason, MaxMegabytes = options.MaxPerfMegabytes,
                     ServerProcess = serverProcess, WorkloadRootPid = serverPid, WorkloadPids = backends,
                 }),
                 _ => EtwSupport.CreateCpuCollector(

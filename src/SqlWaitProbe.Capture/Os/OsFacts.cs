@@ -11,4 +11,7 @@ public sealed record OsFacts(bool IsWindows, Func<string?> PerfProblem, Func<str
 {
     /// <summary>The machine this runs on.</summary>
     public static OsFacts ThisMachine { get; } = new(OperatingSystem.IsWindows(), PerfAvailability.Problem, EtwAvailability.Problem);
+
+    /// <summary>Logical CPUs perf samples (<c>-a</c>), for the estimate of DWARF's data.</summary>
+    public int LogicalCpus { get; init; } = Environment.ProcessorCount;
 }

@@ -198,7 +198,7 @@ public static class CaptureOptions
     /// <summary><c>--call-graph</c>: how perf walks stacks.</summary>
     public static readonly Option<string?> CallGraph = new("--call-graph")
     {
-        Description = "How perf walks CPU stacks on Linux: dwarf (complete call paths through libraries built without frame pointers, such as libcrypto and glibc; about 8 KiB per sample), fp (frame pointers: small data, paths stop in such libraries), lbr (Intel CPUs with last-branch records) or auto (default: fp, whose cost is within the 3% observer-effect budget; the report asks for dwarf when 10% or more of the server's stacks stop short; see docs/performance.md).",
+        Description = "How perf walks CPU stacks on Linux: dwarf (complete call paths through libraries built without frame pointers, such as libcrypto and glibc; about 8 KiB per sample), fp (frame pointers: small data, paths stop in such libraries), lbr (Intel CPUs with last-branch records) or auto (default: dwarf when its estimated perf data for a phase, about 8.9 KB per sample on every CPU, fits within 80% of --max-perf-mb, as for 30 s phases at 499 Hz on up to 6 CPUs; else fp, and fp when the phase length is unknown (--iterations); the dry run and the report say which and why; see docs/performance.md).",
     };
 
     /// <summary><c>--max-perf-mb</c>: cap on perf data per phase.</summary>

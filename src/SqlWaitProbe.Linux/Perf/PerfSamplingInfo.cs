@@ -14,4 +14,7 @@ public sealed record PerfSamplingInfo(string Source, int SampleHz, long Samples,
 
     /// <summary>How perf walked the stacks (<c>fp</c>, <c>dwarf</c>, <c>lbr</c>); null when not known.</summary>
     public string? CallGraph { get; init; }
+
+    /// <summary>Why that mode: the option as given, or <c>auto</c>'s estimate of DWARF's data against <c>--max-perf-mb</c>.</summary>
+    public string? CallGraphReason { get; init; }
 }

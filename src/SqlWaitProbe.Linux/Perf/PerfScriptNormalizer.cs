@@ -12,14 +12,14 @@ public static class PerfScriptNormalizer
     /// <summary>
     /// Reads <c>phases/&lt;phase&gt;/cpu/perf.script.gz</c> of the bundle at <paramref name="bundleRoot"/> and writes
     /// <c>cpu/stacks.folded</c>, <c>cpu/timeline.csv</c> and <c>cpu/sampling.json</c> beside it.
-    /// <paramref name="callGraph"/> (fp, dwarf, lbr) is recorded for the stack-quality remedy, and
+    /// <paramref name="callGraph"/> (fp, dwarf, lbr) and <paramref name="callGraphReason"/> are recorded for Data quality, and
     /// <paramref name="lostSamples"/> as perf counted them (perf script does not print them). With <paramref name="workload"/>,
     /// samples of server-named processes outside it are filed as <see cref="WorkloadProcesses.OtherName"/>, and the set is
     /// written to <c>cpu/processes.csv</c>; <paramref name="window"/> (seconds after boot) is when it was recorded.
     /// Returns the number of samples read.
     /// </summary>
     public static long Normalize(string bundleRoot, string phase, int sampleHz, int logicalCpus, double durationSeconds, string? callGraph = null,
-        WorkloadProcesses? workload = null, (double Start, double End)? window = null, long lostSamples = 0)
+        WorkloadProcesses? workload = null, (double Start, double End)? window = null, long lostSamples = 0, string? callGraphReason = null)
     {
         var input = Path.Combine(bundleRoot, BundlePaths.PerfScript(phase));
         var profile = new StackProfile();
@@ -69,7 +69,7 @@ public static class PerfScriptNormalizer
                 writer.Write('\n');
             }
         });
-        var info = new PerfSamplingInfo("perf", sampleHz, samples, lostSamples, durationSeconds, logicalCpus) { WeightUnit = reader.WeightUnit, CallGraph = callGraph };
+        var info = new PerfSamplingInfo("perf", sampleHz, samples, lostSamples, durationSeconds, logicalCpus) { WeightUnit = reader.WeightUnit, CallGraph = callGraph, CallGraphReason = callGraphReason };
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(info, ProbeJson.Options)));
         return samples;
     }

@@ -12,13 +12,13 @@ public static class PerfCallGraph
     /// <summary>Frame-pointer walk: small data, but stops in code built without frame pointers (Debian's libcrypto, glibc).</summary>
     public const string FramePointers = "fp";
 
-    /// <summary>DWARF unwinding of a copy of the user stack: complete call paths, about 100 times the data.</summary>
+    /// <summary>DWARF unwinding of a copy of the user stack: complete call paths, about 23 times the data.</summary>
     public const string Dwarf = "dwarf";
 
     /// <summary>Last-branch records: complete short paths at frame-pointer cost, on Intel CPUs that have LBR.</summary>
     public const string Lbr = "lbr";
 
-    /// <summary>The measured default (docs/performance.md).</summary>
+    /// <summary>The default: DWARF when its data for a phase is bounded within the cap, else frame pointers (<see cref="Choose"/>).</summary>
     public const string Auto = "auto";
 
     /// <summary>
@@ -32,16 +32,59 @@ public static class PerfCallGraph
     public static IReadOnlyList<string> Modes { get; } = [Auto, FramePointers, Dwarf, Lbr];
 
     /// <summary>
-    /// The mode <c>auto</c> stands for: the one chosen by measurement (docs/performance.md). Frame pointers: no run
-    /// showed DWARF unwinding within the 0.97 observer-effect bound, and its perf record writes about fifteen times
-    /// the data; the report asks for <c>--call-graph dwarf</c> when the stacks stop short.
+    /// Bytes of perf data one DWARF sample writes: the 8 KiB stack copy, the registers and the sample header.
+    /// Measured (docs/performance.md, "Call graphs"): 534.4 MB (10^6 bytes) of <c>perf record -a -e cpu-clock
+    /// --call-graph dwarf,8192 -F 499</c> for 60 s on 2 saturated CPUs, that is 534,400,000 ÷ (60 × 2 × 499) =
+    /// 8,924.5 bytes per sample, rounded up.
     /// </summary>
-    public static string AutoMode => FramePointers;
+    public const int DwarfBytesPerSample = 8925;
 
-    /// <summary>The mode for a user's value (<c>auto</c> or nothing → the measured default); null for an unknown value.</summary>
+    /// <summary>
+    /// The share of <c>--max-perf-mb</c> the DWARF estimate may take for <c>auto</c> to choose DWARF: the rest is
+    /// room for what the estimate does not see (a phase running past its plan, perf's own records), so that an
+    /// automatic choice does not end a phase partial at the cap.
+    /// </summary>
+    public const double AutoDwarfShareOfCap = 0.8;
+
+    /// <summary>
+    /// Resolves <c>--call-graph</c> for one capture before it starts, with the reason. <c>auto</c> (or nothing):
+    /// DWARF when its estimated data for the longest phase (<see cref="DwarfBytesPerSample"/> × logical CPUs ×
+    /// <paramref name="sampleHz"/> × <paramref name="phaseSeconds"/>) fits within <see cref="AutoDwarfShareOfCap"/>
+    /// of <paramref name="maxPerfMegabytes"/>, else frame pointers; frame pointers too when the phase length is not
+    /// known (null: <c>--iterations</c>), since DWARF's data could not be bounded. Explicit modes are kept.
+    /// Null for a value that names no mode. MB are perf's <c>--max-size</c> megabytes, 1,048,576 bytes.
+    /// </summary>
+    public static CallGraphChoice? Choose(string? value, double? phaseSeconds, int logicalCpus, int sampleHz, int maxPerfMegabytes)
+    {
+        var mode = Resolve(value);
+        if (mode != Auto)
+        {
+            return mode is null ? null : new CallGraphChoice(mode, $"--call-graph {mode} given");
+        }
+
+        if (phaseSeconds is not { } seconds)
+        {
+            return new CallGraphChoice(FramePointers,
+                "auto: the phase length is not known before it runs (--iterations), so DWARF's data cannot be bounded; give --duration, or --call-graph dwarf for complete call paths");
+        }
+
+        var megabytes = DwarfMegabytes(seconds, logicalCpus, sampleHz);
+        var share = string.Create(CultureInfo.InvariantCulture, $"{AutoDwarfShareOfCap:0%}");
+        return megabytes <= maxPerfMegabytes * AutoDwarfShareOfCap
+            ? new CallGraphChoice(Dwarf, string.Create(CultureInfo.InvariantCulture,
+                $"auto: about {megabytes:0} MB for the {seconds:0.###} s phase, within the {maxPerfMegabytes} MB cap"))
+            : new CallGraphChoice(FramePointers, string.Create(CultureInfo.InvariantCulture,
+                $"auto: DWARF would write about {megabytes:0} MB for the {seconds:0.###} s phase, over {share} of the {maxPerfMegabytes} MB cap; for complete call paths give --call-graph dwarf with a larger --max-perf-mb, shorter phases or a lower --sample-hz"));
+    }
+
+    /// <summary>Estimated perf data of a DWARF recording, MB (1,048,576 bytes), with every CPU busy for the whole phase.</summary>
+    public static double DwarfMegabytes(double seconds, int logicalCpus, int sampleHz) =>
+        (double)DwarfBytesPerSample * logicalCpus * sampleHz * seconds / (1024 * 1024);
+
+    /// <summary>The mode a user's value names (<c>auto</c> for nothing); null for an unknown value.</summary>
     public static string? Resolve(string? value) => value?.Trim().ToLowerInvariant() switch
     {
-        null or "" or Auto => AutoMode,
+        null or "" or Auto => Auto,
         FramePointers => FramePointers,
         Dwarf => Dwarf,
         Lbr => Lbr,

@@ -105,7 +105,7 @@ public sealed class PerfRecordCollector : ICollector
             try
             {
                 PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph,
-                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost ?? 0);
+                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost ?? 0, _options.CallGraphReason);
             }
             catch (BadInputException e)
             {

@@ -7,7 +7,10 @@ public sealed record PerfRecordOptions
     public int SampleHz { get; init; } = 499;
 
     /// <summary>How stacks are walked, a resolved <see cref="PerfCallGraph"/> mode (fp, dwarf or lbr).</summary>
-    public string CallGraph { get; init; } = PerfCallGraph.AutoMode;
+    public string CallGraph { get; init; } = PerfCallGraph.FramePointers;
+
+    /// <summary>Why <see cref="CallGraph"/> was chosen (<see cref="CallGraphChoice.Reason"/>), recorded in sampling.json.</summary>
+    public string? CallGraphReason { get; init; }
 
     /// <summary>Largest perf data file per phase, in MB (<c>--max-size</c>).</summary>
     public int MaxMegabytes { get; init; } = 1024;

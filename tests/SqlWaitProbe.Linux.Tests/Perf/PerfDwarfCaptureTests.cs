@@ -62,8 +62,6 @@ public sealed class PerfDwarfCaptureTests
     }
 
     [Theory]
-    [InlineData("auto", "fp")]
-    [InlineData(null, "fp")]
     [InlineData("FP", "fp")]
     [InlineData("dwarf", "dwarf,8192")]
     [InlineData("lbr", "lbr")]
@@ -80,6 +78,8 @@ public sealed class PerfDwarfCaptureTests
     public void An_unknown_mode_is_refused_and_lbr_needs_branch_records()
     {
         Assert.Null(PerfCallGraph.Resolve("frames"));
+        Assert.Equal("auto", PerfCallGraph.Resolve(null));
+        Assert.Equal("auto", PerfCallGraph.Resolve("Auto"));
         var sys = TestData.TempFolder("sys");
         Assert.Contains("--call-graph dwarf", PerfCallGraph.Problem("lbr", sys));
         Directory.CreateDirectory(Path.Combine(sys, "bus/event_source/devices/cpu/caps"));

@@ -1,0 +1,41 @@
+using SqlWaitProbe.Capture.Os;
+
+namespace SqlWaitProbe.Capture.Tests;
+
+/// <summary>The dry run's perf line states the call graph a capture will use and why, decided before anything starts.</summary>
+public sealed class CallGraphSelectionTests
+{
+    private static readonly OsFacts TwoCpus = new(false, () => null, () => "not here") { LogicalCpus = 2 };
+
+    [Theory]
+    [InlineData(null, 30.0, 499, 1024, "--call-graph dwarf,8192 -F 499 --max-size=1024M", "call graph: dwarf (auto: about 255 MB for the 30 s phase, within the 1024 MB cap)")]
+    [InlineData("auto", 180.0, 499, 1024, "--call-graph fp -F 499 --max-size=1024M",
+        "call graph: fp (auto: DWARF would write about 1529 MB for the 180 s phase, over 80% of the 1024 MB cap; for complete call paths give --call-graph dwarf with a larger --max-perf-mb, shorter phases or a lower --sample-hz)")]
+    [InlineData(null, 180.0, 499, 4096, "--call-graph dwarf,8192 -F 499 --max-size=4096M", "call graph: dwarf (auto: about 1529 MB for the 180 s phase, within the 4096 MB cap)")]
+    [InlineData(null, null, 499, 1024, "--call-graph fp -F 499", "call graph: fp (auto: the phase length is not known before it runs (--iterations)")]
+    [InlineData("fp", 30.0, 499, 1024, "--call-graph fp -F 499", "call graph: fp (--call-graph fp given)")]
+    [InlineData("dwarf", null, 997, 1024, "--call-graph dwarf,8192 -F 997", "call graph: dwarf (--call-graph dwarf given)")]
+    public void The_dry_run_perf_line_names_the_call_graph_and_its_reason(string? value, double? seconds, int hz, int cap, string arguments, string stated)
+    {
+        var options = new OsCollectorOptions { CallGraph = value, PhaseSeconds = seconds, SampleHz = hz, MaxPerfMegabytes = cap };
+        Assert.Null(OsCollectorSelector.Validate(options, isWindows: false));
+
+        var perf = OsCollectorSelector.Select(options, "postgres", serverIsLocal: true, processPerSession: true, TwoCpus)[^1];
+
+        Assert.True(perf.Runs, perf.Reason);
+        Assert.StartsWith("CPU stacks: perf record -a -e cpu-clock " + arguments, perf.Description, StringComparison.Ordinal);
+        Assert.Contains("; " + stated, perf.Description, StringComparison.Ordinal);
+        Assert.Equal(perf.Description[(perf.Description.IndexOf("; call graph: ", StringComparison.Ordinal) + 2)..],
+            $"call graph: {OsCollectorSelector.CallGraph(options, TwoCpus).Mode} ({OsCollectorSelector.CallGraph(options, TwoCpus).Reason})");
+    }
+
+    [Fact]
+    public void More_cpus_sampled_can_tip_auto_to_frame_pointers()
+    {
+        var options = new OsCollectorOptions { PhaseSeconds = 30 };
+
+        Assert.Equal("dwarf", OsCollectorSelector.CallGraph(options, TwoCpus).Mode);
+        Assert.Equal("fp", OsCollectorSelector.CallGraph(options, TwoCpus with { LogicalCpus = 16 }).Mode);
+        Assert.Contains("about 2039 MB for the 30 s phase", OsCollectorSelector.CallGraph(options, TwoCpus with { LogicalCpus = 16 }).Reason, StringComparison.Ordinal);
+    }
+}
