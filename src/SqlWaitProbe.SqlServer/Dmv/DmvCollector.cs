@@ -1,4 +1,3 @@
-using Serilog;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.SqlServer.Commands;
@@ -18,8 +17,7 @@ public sealed class DmvCollector : ICollector
     private ISqlCommandSink? _sink;
     private IReadOnlyList<DmvDefinition> _definitions = [];
     private DmvPhaseData _data = new();
-    private CancellationTokenSource? _loopStop;
-    private Task? _loop;
+    private SqlPollingLoop? _loop;
     private string? _error;
     private int _failedSnapshots;
 
@@ -59,27 +57,19 @@ public sealed class DmvCollector : ICollector
             return;
         }
 
-        _loopStop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        _loop = LoopAsync(_loopStop.Token);
+        // One lost snapshot only widens an interval; the loop keeps going and the outcome reports it.
+        _loop = SqlPollingLoop.Start("snapshot", _interval, SnapshotAsync, cancellationToken);
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        if (_loopStop is not null)
+        if (_loop is not null)
         {
-            await _loopStop.CancelAsync();
-            try
-            {
-                await _loop!;
-            }
-            catch (Exception e) when (e is OperationCanceledException or Microsoft.Data.SqlClient.SqlException)
-            {
-                // The loop was stopped mid-snapshot; the closing snapshot below covers the interval.
-            }
-
-            _loopStop.Dispose();
-            _loopStop = null;
+            // The loop was stopped mid-snapshot at worst; the closing snapshot below covers the interval.
+            await _loop.StopAsync();
+            (_failedSnapshots, _error) = (_loop.Failed, _loop.Error);
+            _loop = null;
         }
 
         if (_sink is null)
@@ -114,25 +104,6 @@ public sealed class DmvCollector : ICollector
 
         var status = _error is null ? CollectorStatus.Ok : CollectorStatus.Partial;
         return new CollectorOutcome(Name, status, _failedSnapshots, _error);
-    }
-
-    private async Task LoopAsync(CancellationToken cancellationToken)
-    {
-        using var timer = new PeriodicTimer(_interval);
-        while (await timer.WaitForNextTickAsync(cancellationToken))
-        {
-            try
-            {
-                await SnapshotAsync(cancellationToken);
-            }
-            catch (Microsoft.Data.SqlClient.SqlException e) when (!cancellationToken.IsCancellationRequested)
-            {
-                // One lost snapshot only widens an interval; keep going and report it.
-                _failedSnapshots++;
-                _error = "snapshot failed: " + e.Message;
-                Log.Warning("DMV snapshot failed: {Message}", e.Message);
-            }
-        }
     }
 
     private async Task SnapshotAsync(CancellationToken cancellationToken)

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Serilog;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Capture;
 using SqlWaitProbe.SqlServer.Commands;
@@ -21,8 +20,7 @@ public sealed class WorkerThreadSampler : ICollector
     private readonly TimeSpan _interval;
     private readonly bool _live;
     private ISqlCommandSink? _sink;
-    private CancellationTokenSource? _loopStop;
-    private Task? _loop;
+    private SqlPollingLoop? _loop;
     private int _polls;
     private int _failedPolls;
     private string? _error;
@@ -75,28 +73,18 @@ public sealed class WorkerThreadSampler : ICollector
             return;
         }
 
-        _loopStop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        _loop = LoopAsync(phase, _loopStop.Token);
+        // One lost poll leaves a gap a neighbouring poll usually covers; the loop keeps going and the outcome reports it.
+        _loop = SqlPollingLoop.Start("worker-thread poll", _interval, ct => PollAsync(phase, ct), cancellationToken);
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(phase);
-        if (_loopStop is not null)
+        if (_loop is not null)
         {
-            await _loopStop.CancelAsync();
-            try
-            {
-                await _loop!;
-            }
-            catch (Exception e) when (e is OperationCanceledException or Microsoft.Data.SqlClient.SqlException)
-            {
-                // Stopped mid-poll: what was seen before is kept.
-            }
-
-            _loopStop.Dispose();
-            _loopStop = null;
+            await _loop.StopAsync();
+            (_failedPolls, _error) = (_loop.Failed, _loop.Error);
         }
 
         var dryRun = _sink?.IsDryRun ?? false;
@@ -126,25 +114,6 @@ public sealed class WorkerThreadSampler : ICollector
         return _error is null
             ? new CollectorOutcome(Name, CollectorStatus.Ok)
             : new CollectorOutcome(Name, CollectorStatus.Partial, _failedPolls, _error);
-    }
-
-    private async Task LoopAsync(PhaseContext phase, CancellationToken cancellationToken)
-    {
-        using var timer = new PeriodicTimer(_interval);
-        while (await timer.WaitForNextTickAsync(cancellationToken))
-        {
-            try
-            {
-                await PollAsync(phase, cancellationToken);
-            }
-            catch (Microsoft.Data.SqlClient.SqlException e) when (!cancellationToken.IsCancellationRequested)
-            {
-                // One lost poll leaves a gap a neighbouring poll usually covers; keep going and report it.
-                _failedPolls++;
-                _error = "worker-thread poll failed: " + e.Message;
-                Log.Warning("worker-thread poll failed: {Message}", e.Message);
-            }
-        }
     }
 
     private async Task PollAsync(PhaseContext phase, CancellationToken cancellationToken)
