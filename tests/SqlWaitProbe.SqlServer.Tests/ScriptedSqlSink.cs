@@ -10,6 +10,9 @@ internal sealed class ScriptedSqlSink(Dictionary<string, SqlResult> answers) : I
 {
     public List<SqlStatement> Sent { get; } = [];
 
+    /// <summary>Queries answered so far, readable while a collector's loop is still sending.</summary>
+    public int Polls;
+
     public bool IsDryRun => false;
 
     public Task ExecuteAsync(SqlStatement statement, CancellationToken cancellationToken)
@@ -21,6 +24,7 @@ internal sealed class ScriptedSqlSink(Dictionary<string, SqlResult> answers) : I
     public Task<SqlResult> QueryAsync(SqlStatement statement, CancellationToken cancellationToken)
     {
         Sent.Add(statement);
+        Interlocked.Increment(ref Polls);
         return Task.FromResult(answers.FirstOrDefault(a => statement.Purpose.StartsWith(a.Key, StringComparison.Ordinal)).Value ?? SqlResult.Empty);
     }
 

@@ -22,11 +22,17 @@ public sealed class WorkerThreadSamplerTests
         var phase = new PhaseContext("load", 2, Path.GetTempPath(), [new WorkloadSessionInfo(1, null, 51), new WorkloadSessionInfo(2, null, 52)]);
 
         await sampler.StartAsync(phase, CancellationToken.None);
-        await Task.Delay(300);
+        // The first poll is at start; wait for the loop's own polls (a busy machine may delay them).
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (Volatile.Read(ref server.Polls) < 3 && waited.Elapsed < TimeSpan.FromSeconds(20))
+        {
+            await Task.Delay(20);
+        }
+
         var outcome = await sampler.StopAsync(phase, CancellationToken.None);
 
         Assert.Equal(new CollectorOutcome("worker-threads", CollectorStatus.Ok), outcome);
-        Assert.True(server.Sent.Count >= 2, $"{server.Sent.Count} polls in 300 ms at 50 ms");
+        Assert.True(server.Sent.Count >= 3, $"{server.Sent.Count} polls in {waited.Elapsed.TotalMilliseconds:0} ms at 50 ms");
         Assert.All(server.Sent, s => Assert.EndsWith("WHERE t.session_id IN (51, 52);", s.Text, StringComparison.Ordinal));
         TSqlAssert.Parses(server.Sent[0].Text, "poll worker threads");
         var now = DateTime.UtcNow;
