@@ -45,6 +45,8 @@ public static class ProbeStatements
             yield return ($"--attach{Describe(filter)}", major => Record(filter with { Attach = true, Xe = ["pages,latches"] }, major));
         }
 
+        yield return ("--offcpu on: worker thread of each session", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
+            [new SqlStatement("worker threads of 2 sessions", WorkerThreadSampler.Query([51, 52]))]));
         yield return ("probe check", major => Task.FromResult(SqlServerServerCheck.StatementsFor(major)));
         yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
