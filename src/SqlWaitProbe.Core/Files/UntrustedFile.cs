@@ -1,5 +1,5 @@
-using System.Runtime.InteropServices;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Core.Files;
 
@@ -10,10 +10,6 @@ namespace SqlWaitProbe.Core.Files;
 /// </summary>
 public static class UntrustedFile
 {
-    private const int AtFdCwd = -100;
-    private const int AtSymlinkNoFollow = 0x100;
-    private const uint StatxNlink = 0x4;
-
     /// <summary>
     /// True when <paramref name="full"/> (under <paramref name="root"/>) exists as a regular file reached through
     /// real directories; false when absent. Throws <see cref="BadInputException"/> for a link or a special file.
@@ -46,14 +42,18 @@ public static class UntrustedFile
             }
         }
 
-        if (OperatingSystem.IsLinux() && HardLinkCount(full) is > 1)
+        // FileInfo reports devices, pipes and sockets as files and does not count names; lstat tells both (Linux).
+        if (PosixFile.LStat(full) is { } status)
         {
-            throw new BadInputException($"'{relative}' is a hard link (it has more than one name, so it may be a file from outside the bundle); copy the bundle with cp -r before using it", rootFull);
-        }
+            if (status.Links > 1)
+            {
+                throw new BadInputException($"'{relative}' is a hard link (it has more than one name, so it may be a file from outside the bundle); copy the bundle with cp -r before using it", rootFull);
+            }
 
-        if (!IsRegularUnix(full))
-        {
-            throw new BadInputException($"'{relative}' is not a regular file (a device, pipe or socket); refusing to read it", rootFull);
+            if (!status.IsRegularFile)
+            {
+                throw new BadInputException($"'{relative}' is not a regular file (a device, pipe or socket); refusing to read it", rootFull);
+            }
         }
 
         return true;
@@ -78,30 +78,4 @@ public static class UntrustedFile
             return null;
         }
     }
-
-    private static bool IsRegularUnix(string path)
-    {
-        // FileInfo reports devices, pipes and sockets as files; statx's mode tells them apart.
-        var buffer = new byte[256];
-        if (!OperatingSystem.IsLinux() || Statx(AtFdCwd, path, AtSymlinkNoFollow, 0x3, buffer) != 0)
-        {
-            return true;
-        }
-
-        var mode = BitConverter.ToUInt16(buffer, 28);
-        return (mode & 0xF000) == 0x8000;
-    }
-
-    /// <summary>The number of names a file has (Linux), or null when it cannot be read.</summary>
-    public static uint? HardLinkCount(string path)
-    {
-        // statx has the same layout on every Linux architecture (unlike struct stat): stx_nlink is the u32 at offset 16.
-        var buffer = new byte[256];
-        return OperatingSystem.IsLinux() && Statx(AtFdCwd, path, AtSymlinkNoFollow, StatxNlink, buffer) == 0
-            ? BitConverter.ToUInt32(buffer, 16)
-            : null;
-    }
-
-    [DllImport("libc", EntryPoint = "statx", SetLastError = true)]
-    private static extern int Statx(int dirfd, [MarshalAs(UnmanagedType.LPUTF8Str)] string path, int flags, uint mask, byte[] buffer);
 }
