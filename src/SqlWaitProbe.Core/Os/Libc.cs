@@ -5,6 +5,24 @@ namespace SqlWaitProbe.Core.Os;
 /// <summary>The POSIX calls the probe makes (Linux), declared once.</summary>
 public static class Libc
 {
+    private const int ScClkTck = 2;
+
+    private static readonly Lazy<long> ClockTicks = new(() =>
+    {
+        try
+        {
+            var ticks = SysConf(ScClkTck);
+            return ticks > 0 ? ticks : 100;
+        }
+        catch (DllNotFoundException)
+        {
+            return 100;
+        }
+    });
+
+    /// <summary>Clock ticks per second of /proc's time fields (<c>sysconf(_SC_CLK_TCK)</c>, usually 100; 100 where libc is absent).</summary>
+    public static long ClockTicksPerSecond => ClockTicks.Value;
+
     /// <summary>The effective user id of this process.</summary>
     public static uint EffectiveUserId() => GetEuid();
 
@@ -19,4 +37,7 @@ public static class Libc
 
     [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static extern int Kill(int pid, int signal);
+
+    [DllImport("libc", EntryPoint = "sysconf")]
+    private static extern long SysConf(int name);
 }

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Runtime.InteropServices;
 
 namespace SqlWaitProbe.Core.Runtime;
 
@@ -96,21 +95,11 @@ public sealed record ProcessIdentity(int Pid, long StartTicks, string Executable
         {
             var boot = File.ReadLines("/proc/stat").First(l => l.StartsWith("btime ", StringComparison.Ordinal));
             var bootUtc = DateTime.UnixEpoch.AddSeconds(long.Parse(boot[6..], CultureInfo.InvariantCulture));
-            return bootUtc.AddSeconds(StartTicks / (double)ClockTicksPerSecond());
+            return bootUtc.AddSeconds(StartTicks / (double)Os.Libc.ClockTicksPerSecond);
         }
         catch (Exception e) when (e is IOException or FormatException or InvalidOperationException)
         {
             return DateTime.UnixEpoch;
         }
     }
-
-    private static long ClockTicksPerSecond()
-    {
-        const int scClkTck = 2;
-        var ticks = SysConf(scClkTck);
-        return ticks > 0 ? ticks : 100;
-    }
-
-    [DllImport("libc", EntryPoint = "sysconf")]
-    private static extern long SysConf(int name);
 }

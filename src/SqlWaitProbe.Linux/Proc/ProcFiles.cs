@@ -1,27 +1,13 @@
 using System.Globalization;
-using System.Runtime.InteropServices;
+using SqlWaitProbe.Core.Os;
 
 namespace SqlWaitProbe.Linux.Proc;
 
 /// <summary>Parsers for the /proc files the collectors read.</summary>
 public static class ProcFiles
 {
-    private const int ScClkTck = 2;
-    private static readonly Lazy<long> TicksPerSecondLazy = new(() =>
-    {
-        try
-        {
-            var ticks = SysConf(ScClkTck);
-            return ticks > 0 ? ticks : 100;
-        }
-        catch (DllNotFoundException)
-        {
-            return 100;
-        }
-    });
-
     /// <summary>Clock ticks per second of the utime/stime fields (<c>sysconf(_SC_CLK_TCK)</c>, usually 100).</summary>
-    public static long TicksPerSecond => TicksPerSecondLazy.Value;
+    public static long TicksPerSecond => Libc.ClockTicksPerSecond;
 
     /// <summary>
     /// utime + stime of <c>/proc/PID/stat</c> text in ticks. Fields are counted after the last <c>)</c>
@@ -131,7 +117,4 @@ public static class ProcFiles
 
         return new OsSnapshot(DateTime.UtcNow, cpu, contextSwitches, running, faults, majorFaults, availableKb);
     }
-
-    [DllImport("libc", EntryPoint = "sysconf")]
-    private static extern long SysConf(int name);
 }
