@@ -16,34 +16,7 @@ extra=("$@")
 read -r -a modes <<< "${MODES:-fp dwarf}"
 record_seconds=${RECORD_SECONDS:-60}
 source "$(dirname "$0")/lib/pg-server.sh"
-
-if [ -f "$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)/pg_wait_sampling.so" ]; then
-  echo "shared_preload_libraries = 'pg_wait_sampling'" >> "$work/data/postgresql.conf"
-  "${run_as[@]}" "$bin/pg_ctl" restart -w -D "$work/data" -l "$work/server.log" >/dev/null
-  bench_psql -c "CREATE EXTENSION pg_wait_sampling"
-fi
-
-rows=${ROWS:-40000}
-echo "preparing a $rows-row table..." >&2
-bench_psql -c "CREATE EXTENSION IF NOT EXISTS pgcrypto" \
-  -c "CREATE TABLE hb AS SELECT 'row-' || g::text AS id FROM generate_series(1, $rows) AS g" \
-  -c "VACUUM (FREEZE, ANALYZE) hb"
-echo "SELECT sum(get_byte(digest(id, 'sha256'), 0)) FROM hb;" > "$work/hb.sql"
-chmod a+r "$work/hb.sql"
-clients=$(nproc)
-bench_pgbench -n -c "$clients" -j "$clients" -T 3 -f "$work/hb.sql" >/dev/null   # warm-up
-
-window() { bench_pgbench -n -c "$clients" -j "$clients" -T "$seconds" -f "$work/hb.sql" | awk '/^tps = /{print $3}'; }
-attached() {
-  # As bench/observer-effect.sh: the window starts once the probe's collectors run and ends before it stops.
-  "${probe[@]}" capture --engine postgres --server "$conn" --attach --duration "$((seconds + 6))s" --no-analyze \
-    --call-graph "$1" -o "$work/bundle-$1-$2" "${extra[@]}" >"$work/probe-$1-$2.log" 2>&1 &
-  local pid=$!
-  sleep 4
-  window
-  wait "$pid" || { echo "probe failed, see its output:" >&2; cat "$work/probe-$1-$2.log" >&2; exit 1; }
-  rm -rf "$work/bundle-$1-$2"
-}
+source "$(dirname "$0")/lib/hashbytes-load.sh"
 
 results=()
 all=(off "${modes[@]}")
@@ -51,7 +24,7 @@ for r in $(seq 1 "$rounds"); do
   n=${#all[@]}
   for i in $(seq 0 $((n - 1))); do
     mode=${all[$(( (i + r - 1) % n ))]}
-    if [ "$mode" = off ]; then tps=$(window); else tps=$(attached "$mode" "$r"); fi
+    if [ "$mode" = off ]; then tps=$(window); else tps=$(attached "$mode-$r" --call-graph "$mode"); fi
     printf 'round %d %-5s %s tps\n' "$r" "$mode" "$tps"
     results+=("$r $mode $tps")
   done

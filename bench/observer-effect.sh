@@ -11,35 +11,7 @@ seconds=${2:-8}
 shift $(( $# > 2 ? 2 : $# ))
 extra=("$@")
 source "$(dirname "$0")/lib/pg-server.sh"
-
-# As the embedded server does: pg_wait_sampling preloaded when it is installed, so waits come from it.
-if [ -f "$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)/pg_wait_sampling.so" ]; then
-  echo "shared_preload_libraries = 'pg_wait_sampling'" >> "$work/data/postgresql.conf"
-  "${run_as[@]}" "$bin/pg_ctl" restart -w -D "$work/data" -l "$work/server.log" >/dev/null
-  bench_psql -c "CREATE EXTENSION pg_wait_sampling"
-fi
-
-rows=${ROWS:-40000}
-echo "preparing a $rows-row table..." >&2
-bench_psql -c "CREATE EXTENSION IF NOT EXISTS pgcrypto" \
-  -c "CREATE TABLE hb AS SELECT 'row-' || g::text AS id FROM generate_series(1, $rows) AS g" \
-  -c "VACUUM (FREEZE, ANALYZE) hb"
-echo "SELECT sum(get_byte(digest(id, 'sha256'), 0)) FROM hb;" > "$work/hb.sql"
-chmod a+r "$work/hb.sql"
-clients=$(nproc)
-bench_pgbench -n -c "$clients" -j "$clients" -T 3 -f "$work/hb.sql" >/dev/null   # warm-up
-
-window() { bench_pgbench -n -c "$clients" -j "$clients" -T "$seconds" -f "$work/hb.sql" | awk '/^tps = /{print $3}'; }
-attached() {
-  # The probe needs about 2-3 s to connect and start its collectors; the window starts after that and ends
-  # before the probe stops (its stop and perf script conversion then run on an idle machine).
-  "${probe[@]}" capture --engine postgres --server "$conn" --attach --duration "$((seconds + 6))s" --no-analyze \
-    -o "$work/bundle-$1" "${extra[@]}" >"$work/probe-$1.log" 2>&1 &
-  local pid=$!
-  sleep 4
-  window
-  wait "$pid" || { echo "probe failed, see its output:" >&2; cat "$work/probe-$1.log" >&2; exit 1; }
-}
+source "$(dirname "$0")/lib/hashbytes-load.sh"
 
 results=()
 for r in $(seq 1 "$rounds"); do

@@ -1,0 +1,36 @@
+# Sourced by the observer-effect benchmarks after pg-server.sh: prepares the hashbytes table on the throw-away server
+# (with pg_wait_sampling preloaded when installed, as the embedded server does, so waits come from it), warms it up,
+# and defines
+#   window              pgbench alone for $seconds on as many connections as CPUs; prints its tps
+#   attached TAG [ARG…] the same window while `probe capture --attach` collects with ARG… and the caller's
+#                       ${extra[@]}; the window starts once the probe's collectors run (it needs 2-3 s) and ends
+#                       before the probe stops, so its stop and perf script conversion run on an idle machine.
+# Needs: $seconds, and extra=(…) (may be empty).
+if [ -f "$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)/pg_wait_sampling.so" ]; then
+  echo "shared_preload_libraries = 'pg_wait_sampling'" >> "$work/data/postgresql.conf"
+  "${run_as[@]}" "$bin/pg_ctl" restart -w -D "$work/data" -l "$work/server.log" >/dev/null
+  bench_psql -c "CREATE EXTENSION pg_wait_sampling"
+fi
+
+rows=${ROWS:-40000}
+echo "preparing a $rows-row table..." >&2
+bench_psql -c "CREATE EXTENSION IF NOT EXISTS pgcrypto" \
+  -c "CREATE TABLE hb AS SELECT 'row-' || g::text AS id FROM generate_series(1, $rows) AS g" \
+  -c "VACUUM (FREEZE, ANALYZE) hb"
+echo "SELECT sum(get_byte(digest(id, 'sha256'), 0)) FROM hb;" > "$work/hb.sql"
+chmod a+r "$work/hb.sql"
+clients=$(nproc)
+bench_pgbench -n -c "$clients" -j "$clients" -T 3 -f "$work/hb.sql" >/dev/null   # warm-up
+
+window() { bench_pgbench -n -c "$clients" -j "$clients" -T "$seconds" -f "$work/hb.sql" | awk '/^tps = /{print $3}'; }
+attached() {
+  local tag=$1
+  shift
+  "${probe[@]}" capture --engine postgres --server "$conn" --attach --duration "$((seconds + 6))s" --no-analyze \
+    -o "$work/bundle-$tag" "$@" "${extra[@]}" >"$work/probe-$tag.log" 2>&1 &
+  local pid=$!
+  sleep 4
+  window
+  wait "$pid" || { echo "probe failed, see its output:" >&2; cat "$work/probe-$tag.log" >&2; exit 1; }
+  rm -rf "$work/bundle-$tag"
+}
