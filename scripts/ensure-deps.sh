@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs what probe needs on Debian/Ubuntu when it is missing: the PostgreSQL server and contrib (embedded
-# server, pgcrypto), pg_wait_sampling, perf, and what the report renders with. As root it runs apt-get; otherwise
-# it prints the exact command. Quick and silent when everything is present. golang-go is for the tests only: its
-# `go tool pprof` reads back the pprof files probe writes.
+# Installs what probe needs on Debian/Ubuntu when it is missing. As root it runs apt-get; otherwise it prints the
+# exact command. Quick and silent when everything is present. Everything it writes goes to stderr, so a first
+# `./probe … --format json` still prints only JSON on stdout.
+#
+#   ensure-deps.sh --tool    what `./probe` needs: the PostgreSQL server and contrib (embedded server, pgcrypto),
+#                            pg_wait_sampling (optional), perf, and the chart font. A user who cannot install them is
+#                            told the command and the tool still runs (`analyze`, `stacks` and `compare` need none).
+#   ensure-deps.sh           the tool's packages and the tests' own: Chromium (the HTML reports are checked in
+#                            headless Chromium) and golang-go (`go tool pprof` reads back the pprof files).
+#                            Missing packages that cannot be installed stop the test run.
 set -euo pipefail
+exec 1>&2
 
 pg_major() {
   local newest
@@ -11,8 +18,8 @@ pg_major() {
   echo "${newest:-15}"
 }
 
-quiet=0
-[ "${1:-}" = "--quiet" ] && quiet=1
+tool_only=0
+[ "${1:-}" = "--tool" ] && tool_only=1
 missing=()
 # Output is read whole before matching: with pipefail, `cmd | grep -q` fails when grep stops reading early and
 # cmd dies of SIGPIPE, which made present packages look missing and available ones unavailable.
@@ -20,12 +27,14 @@ have_pkg() { local s; s=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
 can_install() { local p; p=$(apt-cache policy "$1" 2>/dev/null || true); [[ "$p" =~ Candidate:\ [0-9] ]]; }
 
 major=$(pg_major)
-for pkg in postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf chromium fonts-dejavu-core golang-go; do
+wanted=(postgresql postgresql-contrib "postgresql-${major}-pg-wait-sampling" linux-perf fonts-dejavu-core)
+[ "$tool_only" = 1 ] || wanted+=(chromium golang-go)
+for pkg in "${wanted[@]}"; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  [ "$quiet" = 1 ] || echo "ensure-deps: everything is installed."
+  [ "$tool_only" = 1 ] || echo "ensure-deps: everything is installed."
   exit 0
 fi
 
@@ -33,6 +42,7 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "ensure-deps: missing: ${missing[*]}"
   echo "Install them with:"
   echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y ${missing[*]}"
+  [ "$tool_only" = 1 ] && exit 0
   exit 1
 fi
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of the project: installs what the tests need (PostgreSQL, perf, Chromium;
+# Runs every test of the project: installs what the tests need (PostgreSQL, perf, Chromium, Go;
 # apt packages when root, otherwise prints the command), builds with warnings as errors, runs all test
 # projects, and prints one closing line with the totals.
 set -euo pipefail
