@@ -6,6 +6,7 @@ using SqlWaitProbe.Analysis.Ledger;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Analysis;
 
@@ -80,7 +81,7 @@ public static class BundleAnalyzer
             Focus = focusViews,
             DataQuality = DataQualityNotes(bundle, phases),
         };
-        return result with { Findings = FindingRules.Evaluate(result) };
+        return result with { Findings = CaptureRules.Evaluate(result) };
     }
 
     private static List<string> DataQualityNotes(CaptureBundle bundle, IReadOnlyList<PhaseData> phases)
@@ -125,7 +126,7 @@ public static class BundleAnalyzer
 
             if (p.Sampling?.Coverage is { } c)
             {
-                notes.Add($"phase {p.Name}: sampling coverage {FindingRules.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
+                notes.Add($"phase {p.Name}: sampling coverage {Figures.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");
             }
 
             if (p.Sampling?.CallGraph is { } callGraph)
@@ -154,7 +155,7 @@ public static class BundleAnalyzer
             foreach (var p in phases)
             {
                 notes.Add(p.Overhead is { } o
-                    ? $"phase {p.Name}: cost of the collectors including the XE sessions ({string.Join(", ", xe)}, debug-channel events): {FindingRules.Pct(o.SlowdownFraction)} slowdown, {o.InstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} executions/s instrumented vs {o.UninstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} without, {o.Describe()} [overhead.json]"
+                    ? $"phase {p.Name}: cost of the collectors including the XE sessions ({string.Join(", ", xe)}, debug-channel events): {Figures.Pct(o.SlowdownFraction)} slowdown, {o.InstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} executions/s instrumented vs {o.UninstrumentedPerSecond.ToString("0.##", CultureInfo.InvariantCulture)} without, {o.Describe()} [overhead.json]"
                     : $"phase {p.Name}: the cost of the XE sessions ({string.Join(", ", xe)}, debug-channel events) was not measured (no overhead.json); compare with a capture without --xe");
             }
         }
@@ -187,6 +188,6 @@ public static class BundleAnalyzer
         var text = $"phase {phase.Name}: the workload's CPU stacks are those of the {distinct.ToString(CultureInfo.InvariantCulture)} process(es) listed in cpu/processes.csv (pid and start time)";
         return others == 0
             ? text + $"; no other {server} process was sampled"
-            : text + $"; {FindingRules.Pct(others / (own + others))} of the {server}-named samples came from other {server} processes on the machine, shown only as {other} in the all-process flame graph";
+            : text + $"; {Figures.Pct(others / (own + others))} of the {server}-named samples came from other {server} processes on the machine, shown only as {other} in the all-process flame graph";
     }
 }

@@ -32,7 +32,7 @@ public static class CaptureComparer
             Scalability = Scalability(phases),
             Warnings = warnings,
         };
-        return result with { Findings = ComparisonFindings.Evaluate(result) };
+        return result with { Findings = ComparisonRules.Evaluate(result) };
     }
 
     private static IEnumerable<(string Name, PhaseSide[] Sides)> MatchPhases(IReadOnlyList<ComparedCapture> captures, string? phase, List<string> warnings)

@@ -86,8 +86,8 @@ public sealed record PhaseLedger
 
     /// <summary>The phase heading of the reports, e.g. <c>8 session(s), 1200 executions, 300/s, 26.7 ms per execution</c>.</summary>
     public string Headline => IsAttach
-        ? $"attached to {WatchedSessions} session(s) for {Findings.FindingRules.F(WallSeconds)} s, no workload run by the probe"
-        : $"{Threads} session(s), {Executions} executions, {Findings.FindingRules.F(ExecutionsPerSecond)}/s, {Findings.FindingRules.F(MsPerExecution)} ms per execution";
+        ? $"attached to {WatchedSessions} session(s) for {Core.Text.Figures.F(WallSeconds)} s, no workload run by the probe"
+        : $"{Threads} session(s), {Executions} executions, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
     /// <summary>Heading of the per-module CPU column: per execution, or in total for the attach window.</summary>
     public string CpuColumn => IsAttach ? "CPU ms" : "CPU ms/exec";

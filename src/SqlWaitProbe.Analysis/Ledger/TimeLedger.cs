@@ -161,10 +161,10 @@ public static class TimeLedger
         if (span is not null && sessionSeconds > 0)
         {
             var bound = span.CpuShareBound(logicalCpus);
-            evidence.Add($"physical bound: {logicalCpus} CPU(s) ÷ {Fmt(span.BusySessions)} busy sessions = {Findings.FindingRules.Pct(bound)} of session time at most on a CPU; measured {Findings.FindingRules.Pct(cpuSeconds / sessionSeconds)} [executions.csv, session_timeline.csv]");
+            evidence.Add($"physical bound: {logicalCpus} CPU(s) ÷ {Fmt(span.BusySessions)} busy sessions = {Core.Text.Figures.Pct(bound)} of session time at most on a CPU; measured {Core.Text.Figures.Pct(cpuSeconds / sessionSeconds)} [executions.csv, session_timeline.csv]");
             if (span.Coverage < 0.99)
             {
-                evidence.Add($"CPU readings covered {Findings.FindingRules.Pct(span.Coverage)} of the sessions' spans: CPU and run queue miss the rest [session_timeline.csv]");
+                evidence.Add($"CPU readings covered {Core.Text.Figures.Pct(span.Coverage)} of the sessions' spans: CPU and run queue miss the rest [session_timeline.csv]");
             }
         }
         else if (phase.Sessions is not null && phase.Executions.Count > 0)

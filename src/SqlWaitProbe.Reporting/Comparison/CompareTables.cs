@@ -1,6 +1,6 @@
 using SqlWaitProbe.Analysis.Comparison;
 using SqlWaitProbe.Reporting.Output;
-using static SqlWaitProbe.Analysis.Findings.FindingRules;
+using static SqlWaitProbe.Core.Text.Figures;
 
 namespace SqlWaitProbe.Reporting.Comparison;
 
@@ -30,7 +30,7 @@ internal static class CompareTables
     [
         row.Name + (row.Kernel ? " (kernel)" : ""),
         .. row.Values.Select(v => v is { } x ? F(x) : "not captured"),
-        .. Enumerable.Range(1, captures - 1).Select(i => row.Delta(i) is { } d ? ReportText.Signed(d) : "—"),
+        .. Enumerable.Range(1, captures - 1).Select(i => row.Delta(i) is { } d ? Signed(d) : "—"),
         row.Source,
     ];
 

@@ -18,19 +18,19 @@ internal static class OffCpuSection
         foreach (var s in off.Stacks.Take(10))
         {
             yield return [s.Label, F(s.BlockedMs / executions), F(s.InWaitsMs / executions), F(s.WakeLatencyMs / executions), F(s.OutsideMs / executions),
-                l.SessionSeconds > 0 ? Analysis.Findings.FindingRules.Pct(s.OutsideMs / 1000 / l.SessionSeconds) : "n/a", s.Switches.ToString(CultureInfo.InvariantCulture)];
+                l.SessionSeconds > 0 ? Core.Text.Figures.Pct(s.OutsideMs / 1000 / l.SessionSeconds) : "n/a", s.Switches.ToString(CultureInfo.InvariantCulture)];
         }
 
         if (off.Stacks.Count > 10)
         {
             var rest = off.Stacks.Skip(10).ToArray();
             yield return [$"{rest.Length} other stacks", F(rest.Sum(s => s.BlockedMs) / executions), F(rest.Sum(s => s.InWaitsMs) / executions), F(rest.Sum(s => s.WakeLatencyMs) / executions),
-                F(rest.Sum(s => s.OutsideMs) / executions), l.SessionSeconds > 0 ? Analysis.Findings.FindingRules.Pct(rest.Sum(s => s.OutsideMs) / 1000 / l.SessionSeconds) : "n/a",
+                F(rest.Sum(s => s.OutsideMs) / executions), l.SessionSeconds > 0 ? Core.Text.Figures.Pct(rest.Sum(s => s.OutsideMs) / 1000 / l.SessionSeconds) : "n/a",
                 rest.Sum(s => s.Switches).ToString(CultureInfo.InvariantCulture)];
         }
 
         yield return ["preempted (runnable: part of the run queue)", F(off.PreemptedMs / executions), "", "", "", "", ""];
     }
 
-    private static string F(double v) => Analysis.Findings.FindingRules.F(v);
+    private static string F(double v) => Core.Text.Figures.F(v);
 }

@@ -1,7 +1,7 @@
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Analysis.Ledger;
 using SqlWaitProbe.Core.Bundle;
-using static SqlWaitProbe.Analysis.Findings.FindingRules;
+using static SqlWaitProbe.Core.Text.Figures;
 
 namespace SqlWaitProbe.Reporting.Output;
 
@@ -85,7 +85,7 @@ public static class ReportModel
             List<ReportBlock> blocks =
             [
                 ReportBlock.Table(["module", "kernel", "baseline ms/exec", "load ms/exec", "Δ ms/exec", "ratio", "share of growth"],
-                    a.Growth.Take(15).Select(g => (IReadOnlyList<string>)[g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), ReportText.Signed(g.DeltaMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", ReportText.Share(g.ShareOfGrowth)]),
+                    a.Growth.Take(15).Select(g => (IReadOnlyList<string>)[g.Module, g.Kernel ? "yes" : "", F(g.BaselineMsPerExecution), F(g.LoadMsPerExecution), Signed(g.DeltaMsPerExecution), double.IsFinite(g.Ratio) ? F(g.Ratio) + "×" : "new", ReportText.Share(g.ShareOfGrowth)]),
                     2, 3, 4, 5, 6),
             ];
             if (ReportText.GrowthNote(a) is { } note)

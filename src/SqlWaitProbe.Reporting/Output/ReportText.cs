@@ -1,7 +1,7 @@
 using System.Globalization;
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Analysis.Ledger;
-using static SqlWaitProbe.Analysis.Findings.FindingRules;
+using static SqlWaitProbe.Core.Text.Figures;
 
 namespace SqlWaitProbe.Reporting.Output;
 
@@ -10,9 +10,6 @@ internal static class ReportText
 {
     /// <summary>Escapes text for HTML and XML content and attribute values.</summary>
     public static string Escape(string s) => s.Replace("&", "&amp;").Replace("<", "&lt;").Replace(">", "&gt;").Replace("\"", "&quot;");
-
-    /// <summary>A change with its sign, e.g. <c>+1.68</c> or <c>-2</c>.</summary>
-    public static string Signed(double v) => (v > 0 ? "+" : "") + F(v);
 
     /// <summary>A share of growth, or a dash when the growth was too small to share out.</summary>
     public static string Share(double? share) => share is { } s ? Pct(s) : "—";

@@ -1,0 +1,32 @@
+using SqlWaitProbe.Analysis.Findings.Rules;
+
+namespace SqlWaitProbe.Analysis.Findings;
+
+/// <summary>The finding rules of one capture's analysis, in the order their findings are listed within a severity (docs/analysis.md).</summary>
+public static class CaptureRules
+{
+    /// <summary>Every rule; a new rule is one class and one line here.</summary>
+    public static IReadOnlyList<IFindingRule<AnalysisResult>> All { get; } =
+    [
+        new CaptureIncompleteRule(),
+        new CpuTopModuleRule(),
+        new StacksIncompleteRule(),
+        new WaitsExplainLittleRule(),
+        new DominantWaitRule(),
+        new HighRunQueueRule(),
+        new OffCpuBlockedRule(),
+        new OffCpuRecommendedRule(),
+        new ObserverEffectRule(),
+        new LowSamplingCoverageRule(),
+        new CpuGrowthRule(),
+        new KernelShareGrowthRule(),
+        new SpinlockGrowthRule(),
+        new XeFreesGrowthRule(),
+        new ThroughputVsIdealRule(),
+        new KernelCpuCorrelationRule(),
+        new CollectorFailedRule(),
+    ];
+
+    /// <summary>The findings of <paramref name="analysis"/>, most severe first.</summary>
+    public static IReadOnlyList<Finding> Evaluate(AnalysisResult analysis) => FindingEvaluator.Evaluate(All, analysis);
+}

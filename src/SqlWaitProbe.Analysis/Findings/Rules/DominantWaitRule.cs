@@ -1,0 +1,42 @@
+using SqlWaitProbe.Analysis.Ledger;
+using static SqlWaitProbe.Core.Text.Figures;
+
+namespace SqlWaitProbe.Analysis.Findings.Rules;
+
+/// <summary><c>dominant-wait</c>: one wait type holds most of the wait time and a material part of session time.</summary>
+public sealed class DominantWaitRule : CaptureRule
+{
+    /// <summary>One wait type at or above this share of all wait time dominates.</summary>
+    public const double WaitShare = 0.50;
+
+    /// <summary>The dominant wait must also reach this share of session time to matter.</summary>
+    public const double SessionShare = 0.05;
+
+    /// <summary>At or above this share of session time the finding is critical.</summary>
+    public const double CriticalSessionShare = 0.50;
+
+    /// <inheritdoc/>
+    public override string Id => "dominant-wait";
+
+    /// <inheritdoc/>
+    protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
+    {
+        var total = l.WaitSeconds;
+        if (l.Waits.Count == 0 || total <= 0 || l.SessionSeconds <= 0)
+        {
+            return null;
+        }
+
+        var top = l.Waits[0];
+        var share = top.Seconds / total;
+        if (share < WaitShare || top.Seconds / l.SessionSeconds < SessionShare)
+        {
+            return null;
+        }
+
+        return Create(top.Seconds / l.SessionSeconds >= CriticalSessionShare ? Severities.Critical : Severities.Warning, l.Phase,
+            $"In {l.Phase}, {top.Type} is {Pct(share)} of all wait time ({Pct(top.Seconds / l.SessionSeconds)} of session time)",
+            [$"{top.Type}: {F(top.Seconds)} s of {F(total)} s waits [{top.Source}]"],
+            $"look up what {top.Type} waits on in the engine's documentation and remove that resource's contention; the wait samples (wait_samples.csv) show when it peaks");
+    }
+}
