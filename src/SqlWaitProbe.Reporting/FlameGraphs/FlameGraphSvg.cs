@@ -17,13 +17,27 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
     /// <summary>How the per-execution values of a differential graph are named in tooltips.</summary>
     public string DiffUnit { get; init; } = "samples per execution";
 
+    /// <summary>
+    /// The deepest frame row drawn, counted from the process row. A deeper stack (runaway recursion, or a crafted
+    /// file) is cut there: each box that would go on is drawn once more, grey, as the start of its undrawn part, and
+    /// a note under the title says how deep the deepest stack is. Real stacks stay far below this (perf keeps 127
+    /// frames unless <c>kernel.perf_event_max_stack</c> is raised), and an image 16,000 px tall is already more than a
+    /// reader scrolls through; speedscope and pprof output keep every frame.
+    /// </summary>
+    public const int MaxFrameRows = 1024;
+
+    // Root ("all") is row 0 and the process row 1, so frame row MaxFrameRows sits at depth MaxFrameRows + 1.
+    private const int DeepestDrawnDepth = MaxFrameRows + 1;
+
     /// <summary>The SVG text for <paramref name="root"/>.</summary>
     public string Write(FlameNode root, string title)
     {
         var innerWidth = options.Width - (2.0 * Pad);
         var total = Math.Max(1, root.Value);
-        var depth = MaxDepth(root, total, innerWidth, 0);
-        var height = Header + ((depth + 1) * options.FrameHeight) + Footer;
+        var depth = MaxDepth(root, total, innerWidth);
+        var cut = depth > DeepestDrawnDepth;
+        var header = cut ? Header + 16 : Header;
+        var height = header + ((Math.Min(depth, DeepestDrawnDepth + 1) + 1) * options.FrameHeight) + Footer;
         var fontWidth = options.FontSize * 0.59;
         var sb = new StringBuilder(1 << 16);
         sb.Append("<?xml version=\"1.0\" standalone=\"no\"?>\n")
@@ -34,32 +48,85 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
           .Append(FlameGraphScript.Text.Replace("FONT_W", Num(fontWidth)).Replace("INNER_W", Num(innerWidth)).Replace("PAD", Num(Pad)))
           .Append("]]></script>\n")
           .Append(CultureInfo.InvariantCulture, $"<rect x=\"0\" y=\"0\" width=\"{options.Width}\" height=\"{height}\" fill=\"#f8f8f0\"/>\n")
-          .Append(CultureInfo.InvariantCulture, $"<text x=\"{options.Width / 2}\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">").Append(Escape(title)).Append("</text>\n")
-          .Append("<text id=\"reset\" x=\"10\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n")
+          .Append(CultureInfo.InvariantCulture, $"<text x=\"{options.Width / 2}\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">").Append(Escape(title)).Append("</text>\n");
+        if (cut)
+        {
+            sb.Append(CultureInfo.InvariantCulture, $"<text id=\"cut\" x=\"{options.Width / 2}\" y=\"44\" text-anchor=\"middle\">")
+              .Append(Escape(CutNote(depth - 1))).Append("</text>\n");
+        }
+
+        sb.Append("<text id=\"reset\" x=\"10\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n")
           .Append(CultureInfo.InvariantCulture, $"<text id=\"search\" x=\"{options.Width - Pad}\" y=\"24\" text-anchor=\"end\">Search</text>\n")
           .Append(CultureInfo.InvariantCulture, $"<text id=\"details\" x=\"10\" y=\"{height - 10}\"> </text>\n")
           .Append(CultureInfo.InvariantCulture, $"<text id=\"matched\" x=\"{options.Width - Pad}\" y=\"{height - 10}\" text-anchor=\"end\"> </text>\n")
           .Append("<g id=\"frames\">\n");
-        WriteNode(sb, root, 0, Pad, innerWidth, total, innerWidth, height - Footer, fontWidth);
+        WriteNodes(sb, root, total, innerWidth, height - Footer, fontWidth, depth - 1);
         sb.Append("</g>\n</svg>\n");
         return sb.ToString();
     }
 
-    private int MaxDepth(FlameNode node, long total, double innerWidth, int depth)
+    /// <summary>What a cut graph says under its title, given the frame count of its deepest stack.</summary>
+    public static string CutNote(int deepestFrames) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"The deepest stack has {deepestFrames:N0} frames: rows past {MaxFrameRows:N0} are not drawn (grey boxes mark where stacks go on); the speedscope file shows every frame.");
+
+    // Walks with an explicit stack: a stack of 100,000 frames is a tree that deep, far past what the thread's stack holds.
+    private int MaxDepth(FlameNode root, long total, double innerWidth)
     {
-        var max = depth;
-        foreach (var child in node.Children)
+        var max = 0;
+        var pending = new Stack<(FlameNode Node, int Depth)>();
+        pending.Push((root, 0));
+        while (pending.TryPop(out var item))
         {
-            if (child.Value * innerWidth / total >= options.MinWidthPixels)
+            max = Math.Max(max, item.Depth);
+            foreach (var child in item.Node.Children)
             {
-                max = Math.Max(max, MaxDepth(child, total, innerWidth, depth + 1));
+                if (child.Value * innerWidth / total >= options.MinWidthPixels)
+                {
+                    pending.Push((child, item.Depth + 1));
+                }
             }
         }
 
         return max;
     }
 
-    private void WriteNode(StringBuilder sb, FlameNode node, int depth, double x, double width, long total, double innerWidth, double bottom, double fontWidth)
+    // Writes every box in the order a recursive walk would (callers first, siblings by name), without recursing.
+    private void WriteNodes(StringBuilder sb, FlameNode root, long total, double innerWidth, double bottom, double fontWidth, int deepestFrames)
+    {
+        var pending = new Stack<(FlameNode Node, int Depth, double X, double Width)>();
+        pending.Push((root, 0, Pad, innerWidth));
+        var children = new List<(FlameNode Node, int Depth, double X, double Width)>();
+        while (pending.TryPop(out var item))
+        {
+            var cutHere = item.Depth > DeepestDrawnDepth;
+            WriteNode(sb, item.Node, item.Depth, item.X, item.Width, total, bottom, fontWidth, cutHere ? deepestFrames : null);
+            if (cutHere)
+            {
+                continue;
+            }
+
+            children.Clear();
+            var childX = item.X;
+            foreach (var child in item.Node.Children.OrderBy(c => c.Frame.Symbol, StringComparer.Ordinal).ThenBy(c => c.Frame.Module, StringComparer.Ordinal))
+            {
+                var childWidth = child.Value * innerWidth / total;
+                if (childWidth >= options.MinWidthPixels)
+                {
+                    children.Add((child, item.Depth + 1, childX, childWidth));
+                }
+
+                childX += childWidth;
+            }
+
+            for (var i = children.Count - 1; i >= 0; i--)
+            {
+                pending.Push(children[i]);
+            }
+        }
+    }
+
+    private void WriteNode(StringBuilder sb, FlameNode node, int depth, double x, double width, long total, double bottom, double fontWidth, int? cutDeepestFrames)
     {
         var isRoot = depth == 0;
         var isProcess = depth == 1;
@@ -83,23 +150,18 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
         }
 
         var module = isRoot || isProcess ? (isProcess ? "process" : string.Empty) : KindNote(node.Frame);
+        if (cutDeepestFrames is { } deepest)
+        {
+            fill = "rgb(190,190,190)";
+            name = "[not drawn] " + name;
+            stats += string.Create(CultureInfo.InvariantCulture, $"; this frame and those it calls are past row {MaxFrameRows:N0} (the deepest stack has {deepest:N0} frames)");
+        }
+
         sb.Append("<g><title>").Append(Escape(name)).Append('\n').Append(Escape(module)).Append('\n').Append(Escape(stats)).Append("</title>")
           .Append("<rect x=\"").Append(Num(x)).Append("\" y=\"").Append(Num(y)).Append("\" width=\"").Append(Num(width))
           .Append("\" height=\"").Append(options.FrameHeight - 1).Append("\" fill=\"").Append(fill).Append("\" rx=\"2\"/>")
           .Append("<text x=\"").Append(Num(x + 3)).Append("\" y=\"").Append(Num(y + options.FrameHeight - 4.5)).Append("\">")
           .Append(Escape(Label(name, width, fontWidth))).Append("</text></g>\n");
-
-        var childX = x;
-        foreach (var child in node.Children.OrderBy(c => c.Frame.Symbol, StringComparer.Ordinal).ThenBy(c => c.Frame.Module, StringComparer.Ordinal))
-        {
-            var childWidth = child.Value * innerWidth / total;
-            if (childWidth >= options.MinWidthPixels)
-            {
-                WriteNode(sb, child, depth + 1, childX, childWidth, total, innerWidth, bottom, fontWidth);
-            }
-
-            childX += childWidth;
-        }
     }
 
     private static string KindNote(Frame frame)
