@@ -17,7 +17,7 @@ public static class StacksFlameGraphCommand
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
         var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
         var force = StacksArguments.Force();
-        var command = new Command("flamegraph", "Draw an interactive SVG flame graph (hover, click to zoom, Ctrl+F to search).");
+        var command = new Command("flamegraph", "Draw an interactive SVG flame graph (hover, click to zoom, a search box that highlights matching frames).");
         command.Arguments.Add(input);
         foreach (var option in new Option[] { output, title, minWidth, width, force })
         {

@@ -77,7 +77,7 @@ public static class CompareHtml
         }
         else
         {
-            sb.Append("<p>Normalised per execution: frame widths from the later capture, red grew, blue shrank. Click a frame to zoom.</p>\n");
+            sb.Append("<p>Normalised per execution: frame widths from the later capture, red grew, blue shrank. Click a frame to zoom; the search box highlights matching frames.</p>\n");
             foreach (var (name, svg) in flameGraphs)
             {
                 sb.Append($"<h3>{E(name)}</h3>\n");

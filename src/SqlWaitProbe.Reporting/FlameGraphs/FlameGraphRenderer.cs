@@ -3,7 +3,7 @@ using SqlWaitProbe.Core.Stacks;
 namespace SqlWaitProbe.Reporting.FlameGraphs;
 
 /// <summary>
-/// Renders self-contained interactive SVG flame graphs (hover details, click to zoom, search with Ctrl+F,
+/// Renders self-contained interactive SVG flame graphs (hover details, click to zoom, search from the text box in the graph,
 /// kernel frames orange, JIT green, user code warm), and differential ones coloured by per-execution change.
 /// </summary>
 public sealed class FlameGraphRenderer : IFlameGraphRenderer

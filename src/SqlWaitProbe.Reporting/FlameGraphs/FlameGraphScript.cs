@@ -1,12 +1,16 @@
 namespace SqlWaitProbe.Reporting.FlameGraphs;
 
-/// <summary>The script embedded in every flame graph: hover details, click to zoom, search with highlight and matched share.</summary>
+/// <summary>
+/// The script embedded in every flame graph: hover details, click to zoom, search with highlight and matched share.
+/// Search reads the graph's own text box as the user types: report.html shows each graph in a sandboxed frame, where
+/// <c>prompt()</c> is blocked, and the browser's find (Ctrl+F) is left to the browser.
+/// </summary>
 internal static class FlameGraphScript
 {
     /// <summary>The script text; <c>FONT_W</c>, <c>PAD</c> and <c>INNER_W</c> are replaced by the layout's values.</summary>
     public const string Text = """
 "use strict";
-var fontW = FONT_W, pad = PAD, innerW = INNER_W, frames = [], details, matched, reset, zoomed = null, term = null;
+var fontW = FONT_W, pad = PAD, innerW = INNER_W, frames = [], details, matched, reset, box_ = null, zoomed = null, term = null;
 function init() {
   details = document.getElementById("details"); matched = document.getElementById("matched"); reset = document.getElementById("reset");
   var gs = document.getElementById("frames").getElementsByTagName("g");
@@ -21,12 +25,13 @@ function init() {
   box.addEventListener("click", function (e) { var f = frameOf(e); if (f) zoom(f); });
   box.addEventListener("mouseover", function (e) { var f = frameOf(e); if (f) details.textContent = f.name + (f.mod ? " (" + f.mod + ")" : "") + " \u2014 " + f.stats; });
   box.addEventListener("mouseout", function () { details.textContent = " "; });
-  document.getElementById("search").addEventListener("click", ask);
+  box_ = document.getElementById("term");
+  if (box_) {
+    box_.addEventListener("input", function () { search(box_.value); });
+    box_.addEventListener("keydown", function (e) { if (e.key === "Escape") { box_.value = ""; search(""); e.stopPropagation(); } });
+  }
   reset.addEventListener("click", unzoom);
-  window.addEventListener("keydown", function (e) {
-    if ((e.ctrlKey || e.metaKey) && (e.key === "f" || e.key === "F") || e.key === "F3") { e.preventDefault(); ask(); }
-    else if (e.key === "Escape") { unzoom(); search(""); }
-  });
+  window.addEventListener("keydown", function (e) { if (e.key === "Escape") unzoom(); });
 }
 function frameOf(e) { var g = e.target.closest ? e.target.closest("g") : e.target.parentNode; return g && g.hasAttribute("data-i") ? frames[+g.getAttribute("data-i")] : null; }
 function label(f, w) { var n = Math.floor((w - 6) / fontW); if (n < 3) return ""; return f.name.length <= n ? f.name : f.name.substring(0, n - 2) + ".."; }
@@ -47,13 +52,12 @@ function unzoom() {
   for (var i = 0; i < frames.length; i++) { var f = frames[i]; place(f, f.x, f.w); f.g.style.opacity = ""; }
   zoomed = null; reset.style.opacity = "0";
 }
-function ask() { var t = prompt("Search frames (regular expression or text; empty clears):", term || ""); if (t !== null) search(t); }
 function search(t) {
   term = t || null; var re = null, spans = [];
-  if (term) { try { re = new RegExp(term); } catch (e) { re = null; } }
+  if (term) { try { re = new RegExp(term, "i"); } catch (e) { re = null; } }
   for (var i = 0; i < frames.length; i++) {
     var f = frames[i], full = (f.mod ? f.mod + "!" : "") + f.name;
-    var hit = term !== null && (re ? re.test(full) : full.indexOf(term) >= 0);
+    var hit = term !== null && (re ? re.test(full) : full.toLowerCase().indexOf(term.toLowerCase()) >= 0);
     f.r.setAttribute("fill", hit ? "rgb(230,0,230)" : f.fill);
     if (hit) spans.push([f.x, f.x + f.w]);
   }

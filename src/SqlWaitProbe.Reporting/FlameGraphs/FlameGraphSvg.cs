@@ -10,6 +10,7 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
     private const int Pad = 10;
     private const int Header = 40;
     private const int Footer = 30;
+    private const int SearchWidth = 220;
 
     /// <summary>Per-execution divisors of a differential graph, or null for a plain one.</summary>
     public (double Before, double After)? Executions { get; init; }
@@ -43,7 +44,7 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
         sb.Append("<?xml version=\"1.0\" standalone=\"no\"?>\n")
           .Append(CultureInfo.InvariantCulture, $"<svg version=\"1.1\" width=\"{options.Width}\" height=\"{height}\" viewBox=\"0 0 {options.Width} {height}\" xmlns=\"http://www.w3.org/2000/svg\" onload=\"init()\">\n")
           .Append("<style>text{font-family:Verdana,sans-serif;font-size:").Append(options.FontSize.ToString(CultureInfo.InvariantCulture))
-          .Append("px;fill:#000}#frames g{cursor:pointer}#frames text{pointer-events:none}#frames rect{stroke:#fff;stroke-width:0.3}#reset,#search{cursor:pointer;fill:#3060a0}</style>\n")
+          .Append("px;fill:#000}#frames g{cursor:pointer}#frames text{pointer-events:none}#frames rect{stroke:#fff;stroke-width:0.3}#reset{cursor:pointer;fill:#3060a0}</style>\n")
           .Append("<script type=\"text/ecmascript\"><![CDATA[")
           .Append(FlameGraphScript.Text.Replace("FONT_W", Num(fontWidth)).Replace("INNER_W", Num(innerWidth)).Replace("PAD", Num(Pad)))
           .Append("]]></script>\n")
@@ -56,7 +57,11 @@ internal sealed class FlameGraphSvg(FlameGraphOptions options)
         }
 
         sb.Append("<text id=\"reset\" x=\"10\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n")
-          .Append(CultureInfo.InvariantCulture, $"<text id=\"search\" x=\"{options.Width - Pad}\" y=\"24\" text-anchor=\"end\">Search</text>\n")
+          // A text box of the page's own (XHTML in a foreignObject): browsers render it in a standalone SVG and in the
+          // report's frames alike, and typing in it needs no dialog.
+          .Append(CultureInfo.InvariantCulture, $"<foreignObject x=\"{options.Width - Pad - SearchWidth}\" y=\"8\" width=\"{SearchWidth}\" height=\"24\">")
+          .Append("<input xmlns=\"http://www.w3.org/1999/xhtml\" id=\"term\" type=\"search\" placeholder=\"Search frames (text or regex)\" aria-label=\"Search frames\" ")
+          .Append("style=\"box-sizing:border-box;width:100%;height:22px;font:12px Verdana,sans-serif\"/></foreignObject>\n")
           .Append(CultureInfo.InvariantCulture, $"<text id=\"details\" x=\"10\" y=\"{height - 10}\"> </text>\n")
           .Append(CultureInfo.InvariantCulture, $"<text id=\"matched\" x=\"{options.Width - Pad}\" y=\"{height - 10}\" text-anchor=\"end\"> </text>\n")
           .Append("<g id=\"frames\">\n");

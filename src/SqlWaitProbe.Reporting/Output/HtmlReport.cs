@@ -101,7 +101,7 @@ public static class HtmlReport
 
         if (flameGraphs.Count > 0)
         {
-            sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
+            sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; type in a graph's search box (text or a regular expression) to highlight the frames that match and see their share; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
             foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
             {
                 sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : name.StartsWith("offcpu-", StringComparison.Ordinal) ? E(name[7..]) + ": off-CPU (blocked µs)" : E(name))}</h3>\n");

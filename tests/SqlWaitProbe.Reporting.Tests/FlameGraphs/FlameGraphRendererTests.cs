@@ -34,7 +34,10 @@ public sealed class FlameGraphRendererTests
         Assert.DoesNotContain("<image", svg);
         Assert.Contains("function zoom(", svg);
         Assert.Contains("function search(", svg);
-        Assert.Contains("ctrlKey", svg);
+        // The search box is the graph's own; no dialog (blocked in the report's sandboxed frames), no Ctrl+F taken.
+        Assert.Contains("<input xmlns=\"http://www.w3.org/1999/xhtml\" id=\"term\"", svg);
+        Assert.DoesNotContain("prompt(", svg);
+        Assert.DoesNotContain("ctrlKey", svg);
         Assert.Contains("id=\"reset\"", svg);
         Assert.Contains("Matched: ", svg);
     }
