@@ -20,6 +20,8 @@ public sealed class HostileBundleTests
         { "manifest-without-phases", "lacks the required field 'phases'" },
         { "manifest-wrong-type", "phases is a string, not an array" },
         { "manifest-duplicate-key", "not valid JSON" },
+        { "manifest-keys-differing-in-case", "holds the keys 'engine' and 'Engine', which differ only in case" },
+        { "manifest-schema-version-in-other-case", "holds the keys 'schemaVersion' and 'SchemaVersion', which differ only in case" },
         { "duplicate-phase", "lists phase 'load' twice" },
         { "symlink-outside", "is a symbolic link" },
         { "symlinked-folder", "is a symbolic link" },

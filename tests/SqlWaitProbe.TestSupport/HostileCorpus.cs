@@ -17,7 +17,7 @@ public static class HostileCorpus
     public static IReadOnlyList<string> Kinds { get; } =
     [
         "phase-escapes", "phase-absolute", "file-escapes", "empty-manifest", "manifest-without-phases", "manifest-wrong-type",
-        "manifest-duplicate-key", "duplicate-phase", "symlink-outside", "symlinked-folder", "hard-link", "truncated-sessions",
+        "manifest-duplicate-key", "manifest-keys-differing-in-case", "manifest-schema-version-in-other-case", "duplicate-phase", "symlink-outside", "symlinked-folder", "hard-link", "truncated-sessions",
         "truncated-executions", "unlisted-file", "zip-dotdot-inside", "zip-two-manifests", "zip-file-and-folder", "zip-symlink",
         "zip-bomb", "zip-many-entries", "long-line",
     ];
@@ -58,6 +58,12 @@ public static class HostileCorpus
                 return root;
             case "manifest-duplicate-key":
                 File.WriteAllText(manifest, Minimal.Replace("PHASES", "[]", StringComparison.Ordinal).Replace("{\"schemaVersion\": 1,", "{\"schemaVersion\": 1, \"schemaVersion\": 1,", StringComparison.Ordinal));
+                return root;
+            case "manifest-keys-differing-in-case":
+                BundleEdit.EditManifest(root, t => t.Replace("\"engine\": \"postgres\",", "\"engine\": \"postgres\", \"Engine\": \"sqlserver\",", StringComparison.Ordinal));
+                return root;
+            case "manifest-schema-version-in-other-case":
+                BundleEdit.EditManifest(root, t => t.Replace("\"schemaVersion\": 1,", "\"schemaVersion\": 1, \"SchemaVersion\": 99,", StringComparison.Ordinal));
                 return root;
             case "duplicate-phase":
                 File.WriteAllText(manifest, Minimal.Replace("PHASES", """[{"name": "load", "threads": 1}, {"name": "load", "threads": 2}]""", StringComparison.Ordinal));

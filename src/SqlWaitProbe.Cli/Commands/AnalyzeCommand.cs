@@ -92,9 +92,16 @@ public static class AnalyzeCommand
                 return (int)ExitCode.Success;
             }, outputFolder, () =>
             {
+                string?[] inputs = [path, parse.GetValue(stackTags)];
+                if (parse.GetValue(export) is { } exportFolder)
+                {
+                    OutputPath.CheckFolder(exportFolder, "--export-stacktags", [.. inputs.OfType<string>()], null);
+                }
+
                 if (outputFolder is not null)
                 {
-                    OutputPath.CheckReportFolder(outputFolder, parse.GetValue(force));
+                    // A bundle folder's own report folder is the one place inside an input a report may go.
+                    OutputPath.CheckReportFolder(outputFolder, parse.GetValue(force), [.. inputs.OfType<string>()], path is not null && Directory.Exists(path) ? DefaultOutput(path) : null);
                 }
             });
         });

@@ -29,7 +29,7 @@ public static class CaptureCommand
             }
 
             // Before any prompt or progress line: a folder in the way is one line and nothing else.
-            Core.Bundle.BundleWriter.CheckCaptureFolder(request.Output, request.Force);
+            OutputPath.CheckCaptureFolder(request.Output, request.Force);
             if (request.Engine.Confirmation is { } confirmation && !arguments.Yes)
             {
                 if (console.IsInputRedirected)

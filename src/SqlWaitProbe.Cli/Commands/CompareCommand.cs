@@ -52,7 +52,7 @@ public static class CompareCommand
 
                 console.Out.WriteLine($"  ({files.Count} files in {Path.GetFullPath(folder)})");
                 return (int)ExitCode.Success;
-            }, folder);
+            }, folder, () => OutputPath.CheckReportFolder(folder, force: true, parse.GetValue(bundles) ?? []));
         });
         return command;
     }

@@ -67,7 +67,7 @@ public static class DemoCommand
                     ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = "8s", ["--cpu"] = cpu ?? "perf",
                 },
             };
-            Core.Bundle.BundleWriter.CheckCaptureFolder(request.Output, request.Force);
+            OutputPath.CheckCaptureFolder(request.Output, request.Force);
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
                 progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");

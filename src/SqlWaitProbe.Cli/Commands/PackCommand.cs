@@ -53,11 +53,6 @@ public static class PackCommand
                 }
             }
 
-            if (Path.GetFullPath(zip).StartsWith(Path.GetFullPath(bundle.Root) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
-            {
-                throw new BadInputException("the zip cannot be written inside the bundle it packs; choose another -o", zip);
-            }
-
             foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact)))
             {
                 console.Out.WriteLine(note);
@@ -65,7 +60,7 @@ public static class PackCommand
 
             console.Out.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
             return (int)ExitCode.Success;
-        }, checkOutput: () => OutputPath.CheckFile(parse.GetValue(output)!, parse.GetValue(force))));
+        }, checkOutput: () => OutputPath.CheckFile(parse.GetValue(output)!, parse.GetValue(force), [parse.GetValue(bundleArg)!], devices: false)));
         return command;
     }
 }

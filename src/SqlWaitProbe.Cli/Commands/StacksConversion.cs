@@ -34,7 +34,7 @@ internal static class StacksConversion
                 return Task.CompletedTask;
             });
             return 0;
-        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force), parse.GetValue(input))));
         return command;
     }
 }

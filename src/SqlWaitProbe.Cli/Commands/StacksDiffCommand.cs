@@ -85,7 +85,7 @@ public static class StacksDiffCommand
                 parse.GetValue(title) ?? $"{Path.GetFileName(a)} → {Path.GetFileName(b)}");
             await StacksOutput.WriteTextAsync(console, target, parse.GetValue(force), writer => writer.Write(svg));
             return 0;
-        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force), parse.GetValue(before), parse.GetValue(after))));
         return command;
     }
 }

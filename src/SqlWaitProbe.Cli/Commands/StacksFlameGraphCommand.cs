@@ -32,7 +32,7 @@ public static class StacksFlameGraphCommand
             var svg = new FlameGraphRenderer(options).Render(profile, parse.GetValue(title) ?? Path.GetFileName(path));
             await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer => writer.Write(svg));
             return 0;
-        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force), parse.GetValue(input))));
         return command;
     }
 

@@ -48,7 +48,7 @@ public static class StacksFoldCommand
                 }
             });
             return 0;
-        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force), parse.GetValue(input))));
         return command;
     }
 }

@@ -44,16 +44,7 @@ internal sealed class StacksInput : IDisposable
             return new StacksInput("stdin", null, new ReplayStream(console.OpenStandardInput()));
         }
 
-        if (Directory.Exists(argument))
-        {
-            throw new BadInputException("is a folder, not a file", argument);
-        }
-
-        if (!File.Exists(argument))
-        {
-            throw new BadInputException("file not found", argument);
-        }
-
+        InputFile.Require(argument);
         var stream = new FileStream(argument, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
         if (stream.CanSeek)
         {

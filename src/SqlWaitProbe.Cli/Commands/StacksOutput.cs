@@ -6,17 +6,18 @@ namespace SqlWaitProbe.Cli.Commands;
 internal static class StacksOutput
 {
     /// <summary>
-    /// Checks <paramref name="path"/> before any work: a file (not a folder) in an existing, writable folder, and not
-    /// an existing file unless <paramref name="force"/>. Standard output (null or <c>-</c>) and devices pass.
+    /// Checks <paramref name="path"/> before any work (<see cref="OutputPath.CheckFile"/>): a file (not a folder) in an
+    /// existing, writable folder, none of the <paramref name="inputs"/>, and not an existing file unless
+    /// <paramref name="force"/>. Standard output (null or <c>-</c>) and devices pass.
     /// </summary>
-    public static void Check(string? path, bool force)
+    public static void Check(string? path, bool force, params string?[] inputs)
     {
-        if (path is null || path == "-" || IsDevice(Path.GetFullPath(path)))
+        if (path is null || path == "-")
         {
             return;
         }
 
-        Infrastructure.OutputPath.CheckFile(path, force);
+        OutputPath.CheckFile(path, force, [.. inputs.OfType<string>()], devices: true);
     }
 
     /// <summary>
@@ -34,15 +35,15 @@ internal static class StacksOutput
         }
 
         var full = Path.GetFullPath(path);
-        if (IsDevice(full))
+        if (OutputPath.IsDevice(full))
         {
             await using var device = new FileStream(full, FileMode.Open, FileAccess.Write);
             await write(device);
             return;
         }
 
-        Infrastructure.OutputPath.CheckFile(path, force);
-
+        // Checked again: the file may have appeared while the input was read.
+        OutputPath.CheckFile(path, force, [], devices: true);
         await Core.Files.AtomicFile.WriteAsync(full, (stream, _) => write(stream), CancellationToken.None);
     }
 
@@ -62,7 +63,4 @@ internal static class StacksOutput
             await writer.FlushAsync();
         });
     }
-
-    // Devices such as /dev/null or /dev/stdout are written in place, never replaced by a file.
-    private static bool IsDevice(string full) => full.StartsWith("/dev/", StringComparison.Ordinal);
 }

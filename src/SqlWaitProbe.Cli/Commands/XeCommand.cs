@@ -26,6 +26,7 @@ public static class XeCommand
         read.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var path = parse.GetValue(file)!;
+            InputFile.Require(path);
             var json = parse.GetValue(format) == "json";
 
             // Reading twice keeps memory flat: the first pass learns the columns, the second writes the rows.
@@ -42,7 +43,7 @@ public static class XeCommand
                 }
             });
             return 0;
-        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force))));
+        }, checkOutput: () => StacksOutput.Check(parse.GetValue(output), parse.GetValue(force), parse.GetValue(file))));
         var command = new Command("xe", "Work with SQL Server extended-event files.");
         command.Subcommands.Add(read);
         return command;

@@ -56,6 +56,7 @@ public static class CommandRunner
         {
             await console.Error.WriteLineAsync("probe: " + e.OneLine);
             Log.Debug(e, "environment problem");
+            rejected = true;
             return (int)ExitCode.Failure;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -111,7 +112,8 @@ public static class CommandRunner
         return string.Join(' ', names);
     }
 
-    // Rejected input produces no output: a folder this run created only for its log goes again.
+    // Rejected input, or an environment the command could not start in, produces no output: a folder this run
+    // created only for its log goes again.
     private static void RemoveLogOnlyFolder(string folder)
     {
         try

@@ -57,6 +57,7 @@ public static class ManifestReader
         try
         {
             using var document = JsonDocument.Parse(text, new JsonDocumentOptions { MaxDepth = 16, AllowDuplicateProperties = false });
+            CheckKeys(document.RootElement, path);
             CheckShape(document.RootElement, path);
             var manifest = document.RootElement.Deserialize<BundleManifest>(ProbeJson.Options)
                 ?? throw new BadInputException("manifest holds null, not an object", path);
@@ -66,6 +67,32 @@ public static class ManifestReader
         catch (JsonException e)
         {
             throw new BadInputException($"manifest is not valid JSON or does not match its schema ({e.Message.Split(". ")[0].TrimEnd('.')})", path, (e.LineNumber ?? 0) + 1);
+        }
+    }
+
+    // Fields are read without regard to case, so "engine" and "Engine" (or a second "SchemaVersion") would let the
+    // last one win over the one checked: keys that differ only in case are refused like duplicate keys.
+    private static void CheckKeys(JsonElement element, string path)
+    {
+        if (element.ValueKind == JsonValueKind.Array)
+        {
+            foreach (var item in element.EnumerateArray())
+            {
+                CheckKeys(item, path);
+            }
+        }
+        else if (element.ValueKind == JsonValueKind.Object)
+        {
+            var seen = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+            foreach (var property in element.EnumerateObject())
+            {
+                if (!seen.TryAdd(property.Name, property.Name))
+                {
+                    throw new BadInputException($"manifest holds the keys '{BundleNames.Shorten(seen[property.Name])}' and '{BundleNames.Shorten(property.Name)}', which differ only in case; a manifest names each field once", path);
+                }
+
+                CheckKeys(property.Value, path);
+            }
         }
     }
 

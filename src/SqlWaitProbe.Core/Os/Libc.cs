@@ -32,11 +32,39 @@ public static class Libc
     /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; false when the process is gone or not ours (and for pid 0 or below, which would signal a group).</summary>
     public static bool Signal(int pid, int signal) => pid > 0 && Kill(pid, signal) == 0;
 
+    /// <summary>
+    /// The absolute path of <paramref name="path"/> with every symbolic link, <c>.</c> and <c>..</c> resolved
+    /// (<c>realpath</c>), or null when it does not exist or cannot be resolved.
+    /// </summary>
+    public static string? RealPath(string path)
+    {
+        var resolved = RealPathNative(path, IntPtr.Zero);
+        if (resolved == IntPtr.Zero)
+        {
+            return null;
+        }
+
+        try
+        {
+            return Marshal.PtrToStringUTF8(resolved);
+        }
+        finally
+        {
+            Free(resolved);
+        }
+    }
+
     [DllImport("libc", EntryPoint = "geteuid")]
     private static extern uint GetEuid();
 
     [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static extern int Kill(int pid, int signal);
+
+    [DllImport("libc", EntryPoint = "realpath", SetLastError = true)]
+    private static extern IntPtr RealPathNative([MarshalAs(UnmanagedType.LPUTF8Str)] string path, IntPtr resolved);
+
+    [DllImport("libc", EntryPoint = "free")]
+    private static extern void Free(IntPtr pointer);
 
     [DllImport("libc", EntryPoint = "sysconf")]
     private static extern long SysConf(int name);

@@ -19,6 +19,12 @@ public readonly record struct FileStatus(uint Uid, uint Mode, ulong Device, ulon
     /// <summary>A symbolic link.</summary>
     public bool IsSymlink => (Mode & TypeMask) == 0xA000;
 
+    /// <summary>A device, pipe or socket: written in place, never replaced by a file.</summary>
+    public bool IsSpecial => (Mode & TypeMask) is 0x1000 or 0x2000 or 0x6000 or 0xC000;
+
+    /// <summary>The sticky bit (octal 1000): in a folder, only an entry's owner (or the folder's) may rename or delete it.</summary>
+    public bool IsSticky => (Mode & 0x200) != 0;
+
     /// <summary>Group or others may write to it (octal 022).</summary>
     public bool WritableByOthers => (Mode & 0x12) != 0;
 

@@ -30,7 +30,11 @@ public static class RuntimeFolder
 
     /// <summary>
     /// The checked folder, created (mode 0700) when absent and <paramref name="create"/>; null when absent and not created.
-    /// Throws an environment problem when it exists but is not a private folder of this user.
+    /// Throws an environment problem when it exists but is not a private folder of this user, or when a folder
+    /// holding it is one another user could change: the temporary folder and every folder above it (links resolved)
+    /// must be owned by root or this user and closed to others' writes unless sticky (as <c>/tmp</c> is, which keeps
+    /// others from renaming what they do not own), or another user could swap the private folder between the check
+    /// and its use.
     /// </summary>
     public static string? Ensure(bool create)
     {
@@ -45,6 +49,9 @@ public static class RuntimeFolder
             return Directory.Exists(path) ? path : null;
         }
 
+        // Everything below works on the resolved, checked parent, so no link in the given path is followed later.
+        var parent = CheckedParent(path);
+        path = Path.Combine(parent, Path.GetFileName(path));
         if (PosixFile.LStat(path) is null)
         {
             if (!create)
@@ -60,6 +67,53 @@ public static class RuntimeFolder
                 $"the probe's private folder {path} is not safe to use: {problem}",
                 $"Remove it if someone else made it, or set {OverrideVariable} to a folder only you can use (mode 0700)")
             : path;
+    }
+
+    private static string CheckedParent(string path)
+    {
+        var (real, problem) = ParentCheck(Path.GetDirectoryName(path)!);
+        var variable = Environment.GetEnvironmentVariable(OverrideVariable) is { Length: > 0 } ? OverrideVariable : "TMPDIR";
+        return problem is null
+            ? real!
+            : throw new EnvironmentProblemException(
+                $"the folder {Path.GetDirectoryName(path)} that would hold the probe's private folder ({variable}) {problem}",
+                $"Set {variable} to an absolute folder of your own (or unset it to use /tmp) and run the command again.");
+    }
+
+    private static (string? Real, string? Problem) ParentCheck(string parent)
+    {
+        if (!Path.IsPathRooted(parent))
+        {
+            return (null, "is not an absolute path");
+        }
+
+        if (Os.Libc.RealPath(parent) is not { } real)
+        {
+            return (null, PosixFile.LStat(parent) is null ? "does not exist" : "cannot be resolved (a broken link or a file on the way)");
+        }
+
+        var uid = PosixFile.EffectiveUid;
+        for (var current = real; current is not null; current = Path.GetDirectoryName(current))
+        {
+            var status = PosixFile.LStat(current);
+            if (status is not { IsDirectory: true } s)
+            {
+                return (null, current == real ? "is not a folder" : $"lies under {current}, which is not a folder");
+            }
+
+            var where = current == real ? "" : $"lies under {current}, which ";
+            if (s.Uid != 0 && s.Uid != uid)
+            {
+                return (null, $"{where}belongs to uid {s.Uid}, not to root or uid {uid}, so that user could replace the private folder between the probe's check and its use");
+            }
+
+            if (s.WritableByOthers && !s.IsSticky)
+            {
+                return (null, $"{where}is writable by others (mode {Convert.ToString(s.Mode & 0xFFF, 8)}) without the sticky bit, so another user could replace the private folder");
+            }
+        }
+
+        return (real, null);
     }
 
     /// <summary>Why <paramref name="folder"/> is not a private folder of the current user, or null when it is.</summary>

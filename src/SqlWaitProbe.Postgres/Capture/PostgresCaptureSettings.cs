@@ -102,17 +102,7 @@ public sealed record PostgresCaptureSettings
 
         if (sqlFile is not null)
         {
-            if (!File.Exists(sqlFile))
-            {
-                throw new BadInputException("no such file", sqlFile);
-            }
-
-            var sql = File.ReadAllText(sqlFile).Trim();
-            if (sql.Length == 0)
-            {
-                throw new BadInputException("the SQL file is empty", sqlFile);
-            }
-
+            var sql = Core.Files.SqlScriptFile.Read(sqlFile);
             return new WorkloadDefinition
             {
                 Name = "custom",

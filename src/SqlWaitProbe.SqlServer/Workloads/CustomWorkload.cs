@@ -10,17 +10,7 @@ public static partial class CustomWorkload
     /// <summary>A workload whose query is the whole text of <paramref name="path"/>, run as one batch; no setup.</summary>
     public static WorkloadDefinition FromSqlFile(string path)
     {
-        if (!File.Exists(path))
-        {
-            throw new BadInputException("no such SQL file", path);
-        }
-
-        var text = File.ReadAllText(path).Trim();
-        if (text.Length == 0)
-        {
-            throw new BadInputException("the SQL file is empty", path);
-        }
-
+        var text = Core.Files.SqlScriptFile.Read(path);
         if (GoSeparator().IsMatch(text))
         {
             throw new BadInputException("the SQL file holds GO batch separators; a workload query must be a single batch", path);

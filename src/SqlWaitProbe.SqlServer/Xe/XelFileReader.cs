@@ -23,6 +23,12 @@ public static class XelFileReader
     public static IEnumerable<XelEvent> Read(string path)
     {
         using var stream = File.OpenRead(path);
+        if (stream.Length < FileHeaderSize + BlockHeaderMinimum)
+        {
+            // An empty file, a few random bytes or a line of text would otherwise read as a file without events.
+            throw new BadInputException($"not an XEL file: {stream.Length.ToString(CultureInfo.InvariantCulture)} bytes, where an extended-event file has a {FileHeaderSize}-byte header followed by blocks", path);
+        }
+
         var metadata = new XelMetadata();
         var header = new byte[BlockHeaderMinimum];
         long position = FileHeaderSize;
