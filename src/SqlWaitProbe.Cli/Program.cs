@@ -51,7 +51,7 @@ public static class Program
         }
         catch (Exception e)
         {
-            return await InternalError.ReportAsync(console, e, logFolder: null);
+            return await InternalError.ReportAsync(console, e, logFolder: null, args);
         }
     }
 

@@ -98,7 +98,7 @@ public sealed class CliConventionsTests
     public async Task An_internal_error_exits_70_and_names_a_log_that_exists()
     {
         var console = new TestConsole();
-        var exit = await InternalError.ReportAsync(console, new InvalidOperationException("the probe broke"), logFolder: null);
+        var exit = await InternalError.ReportAsync(console, new InvalidOperationException("the probe broke"), logFolder: null, ["analyze", "x"]);
 
         Assert.Equal(70, exit);
         var log = Regex.Match(console.ErrorText, "details in (\\S+\\.log)").Groups[1].Value;

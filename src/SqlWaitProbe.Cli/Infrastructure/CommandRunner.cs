@@ -75,7 +75,7 @@ public static class CommandRunner
         }
         catch (Exception e)
         {
-            return await InternalError.ReportAsync(console, e, logFolder);
+            return await InternalError.ReportAsync(console, e, logFolder, parse.Tokens.Select(t => t.Value).ToList());
         }
         finally
         {

@@ -45,6 +45,12 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
         foreach (var entry in Directory.EnumerateFileSystemEntries(root).Order(StringComparer.Ordinal))
         {
+            if (Path.GetFileName(entry).StartsWith(RuntimeFolder.ErrorLogPrefix, StringComparison.Ordinal) && PosixFile.LStat(entry) is { IsDirectory: false, IsSymlink: false })
+            {
+                // The user's internal-error logs: kept for a bug report, not a run's leftovers.
+                continue;
+            }
+
             if (ExamineUnfinished(entry) is { } unfinished)
             {
                 found.Add(unfinished);

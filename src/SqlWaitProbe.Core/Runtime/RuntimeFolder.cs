@@ -16,6 +16,12 @@ public static class RuntimeFolder
     /// <summary>Environment variable naming another private folder.</summary>
     public const string OverrideVariable = "SQLWAITPROBE_RUNTIME_DIR";
 
+    /// <summary>
+    /// How internal-error logs in this folder begin: the probe writes them here (mode 0600) so a password in a
+    /// command line or a stack trace is never open to other users; <c>probe cleanup</c> leaves them to their owner.
+    /// </summary>
+    public const string ErrorLogPrefix = "probe-error-";
+
     private const UnixFileMode Private = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
     private static readonly ConcurrentDictionary<string, RunFolder> Runs = new(StringComparer.Ordinal);
     private static readonly Lock Gate = new();
