@@ -52,6 +52,9 @@ public sealed record AnalysisResult
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];
 
+    /// <summary>One verdict per phase, from the findings, in the order the phases ran.</summary>
+    public IReadOnlyList<PhaseVerdict> Verdicts { get; init; } = [];
+
     /// <summary>Data-quality notes (also as findings when serious).</summary>
     public IReadOnlyList<string> DataQuality { get; init; } = [];
 

@@ -81,7 +81,8 @@ public static class BundleAnalyzer
             Focus = focusViews,
             DataQuality = DataQualityNotes(bundle, phases),
         };
-        return result with { Findings = CaptureRules.Evaluate(result) };
+        var withFindings = result with { Findings = CaptureRules.Evaluate(result) };
+        return withFindings with { Verdicts = PhaseVerdicts.Of(withFindings) };
     }
 
     private static List<string> DataQualityNotes(CaptureBundle bundle, IReadOnlyList<PhaseData> phases)

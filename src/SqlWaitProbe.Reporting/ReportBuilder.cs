@@ -23,9 +23,7 @@ public static class ReportBuilder
         Task.Run(() =>
         {
             var analysis = BundleAnalyzer.Analyze(bundle, options.ExtraTags, options.Focus, progress, cancellationToken);
-            Directory.CreateDirectory(outputFolder);
-            var writer = new ReportWriter(outputFolder, analysis, options, progress, cancellationToken);
-            var files = writer.WriteAll();
-            return new ReportResult(analysis, files);
+            var (files, failures) = CaptureReportWriter.WriteAll(outputFolder, analysis, options, progress, cancellationToken);
+            return new ReportResult(analysis, files) { Failures = failures };
         }, cancellationToken);
 }

@@ -43,14 +43,14 @@ public sealed class CompareReportTests
         return b;
     }
 
-    private static Task<(Analysis.Comparison.ComparisonResult Result, IReadOnlyList<string> Files)> CompareAsync(string output, IReadOnlyList<string>? labels, string? phase, params string[] bundles) =>
+    private static Task<(Analysis.Comparison.ComparisonResult Result, IReadOnlyList<string> Files, IReadOnlyList<string> Failures)> CompareAsync(string output, IReadOnlyList<string>? labels, string? phase, params string[] bundles) =>
         CompareBuilder.BuildAsync(bundles, labels, phase, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
 
     [Fact]
     public async Task Compare_names_the_module_where_cpu_per_execution_changed_and_writes_markdown_html_and_json()
     {
         var output = Path.Combine(TestData.TempFolder("compare"), "out");
-        var (result, files) = await CompareAsync(output, null, null, Before().Write(), After().Write());
+        var (result, files, _) = await CompareAsync(output, null, null, Before().Write(), After().Write());
 
         // No --label: the columns are named by what differs in the recorded configuration.
         Assert.Equal(["memory model=CONVENTIONAL", "memory model=LOCK_PAGES"], result.Labels);
@@ -94,7 +94,7 @@ public sealed class CompareReportTests
     {
         var before = Before().Phase("baseline", threads: 1, executionsPerSession: 10, msEach: 10);
         var output = Path.Combine(TestData.TempFolder("compare"), "out");
-        var (result, _) = await CompareAsync(output, ["before", "after"], null, before.Write(), After(workload: "cci-insert", threads: 4).Write());
+        var (result, _, _) = await CompareAsync(output, ["before", "after"], null, before.Write(), After(workload: "cci-insert", threads: 4).Write());
 
         Assert.Equal(["load"], result.Phases.Select(p => p.Name));
         Assert.Contains(result.Warnings, w => w == "after ran workload cci-insert, before ran hashbytes: per-execution figures compare different work");

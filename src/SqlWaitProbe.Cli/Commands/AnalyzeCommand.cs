@@ -65,6 +65,17 @@ public static class AnalyzeCommand
                 bundle.SetAsideDamaged(damaged);
                 var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
+                foreach (var failure in result.Failures)
+                {
+                    console.Error.WriteLine($"error: {failure}; the report's other files were written");
+                }
+
+                var exit = result.Failures.Count == 0 ? ExitCode.Success : ExitCode.Failure;
+                if (parse.GetValue(format) == "json" && exit != ExitCode.Success)
+                {
+                    return (int)exit;
+                }
+
                 if (parse.GetValue(format) == "json")
                 {
                     console.Out.Write(await File.ReadAllTextAsync(Path.Combine(outputFolder!, "findings.json"), token));
@@ -89,7 +100,7 @@ public static class AnalyzeCommand
                 }
 
                 console.Out.WriteLine($"  ({result.Files.Count} files in {Path.GetFullPath(outputFolder!)})");
-                return (int)ExitCode.Success;
+                return (int)exit;
             }, outputFolder, () =>
             {
                 string?[] inputs = [path, parse.GetValue(stackTags)];

@@ -30,7 +30,7 @@ public static class CompareCommand
             {
                 var paths = parse.GetValue(bundles) ?? [];
                 var labels = parse.GetValue(label) is { } text ? ParseLabels(text) : null;
-                var (result, files) = await ProgressReporter.RunAsync(console, $"comparing {paths.Length} captures",
+                var (result, files, failures) = await ProgressReporter.RunAsync(console, $"comparing {paths.Length} captures",
                     progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions(), progress, token));
                 foreach (var w in result.Warnings)
                 {
@@ -51,7 +51,12 @@ public static class CompareCommand
                 }
 
                 console.Out.WriteLine($"  ({files.Count} files in {Path.GetFullPath(folder)})");
-                return (int)ExitCode.Success;
+                foreach (var failure in failures)
+                {
+                    console.Error.WriteLine($"error: {failure}; the comparison's other files were written");
+                }
+
+                return (int)(failures.Count == 0 ? ExitCode.Success : ExitCode.Failure);
             }, folder, () => OutputPath.CheckReportFolder(folder, force: true, parse.GetValue(bundles) ?? []));
         });
         return command;

@@ -11,8 +11,9 @@ public static class CompareBuilder
     /// <summary>
     /// Compares the bundles at <paramref name="paths"/> (folders or .zip) into <paramref name="outputFolder"/>.
     /// <paramref name="labels"/> names the columns (null: from what differs between the captures' configurations).
+    /// Returns the comparison, the files written and the outputs that could not be written (the others were).
     /// </summary>
-    public static Task<(ComparisonResult Result, IReadOnlyList<string> Files)> BuildAsync(IReadOnlyList<string> paths, IReadOnlyList<string>? labels, string? phase, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
+    public static Task<(ComparisonResult Result, IReadOnlyList<string> Files, IReadOnlyList<string> Failures)> BuildAsync(IReadOnlyList<string> paths, IReadOnlyList<string>? labels, string? phase, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
         Task.Run(() =>
         {
             if (paths.Count < 2)
@@ -44,8 +45,8 @@ public static class CompareBuilder
             var captures = analyses.Select((a, i) => new ComparedCapture(chosen[i], names[i], a)).ToArray();
             progress.Report("comparing");
             var result = CaptureComparer.Compare(captures, phase);
-            var files = CompareReport.Write(result, outputFolder, options, progress, cancellationToken);
-            return (result, files);
+            var (files, failures) = CompareReport.Write(result, outputFolder, options, progress, cancellationToken);
+            return (result, files, failures);
         }, cancellationToken);
 
     private static string StripZip(string name) => name.EndsWith(".zip", StringComparison.OrdinalIgnoreCase) ? name[..^4] : name;

@@ -1,11 +1,10 @@
 using System.Text;
-using SqlWaitProbe.Analysis;
 
 namespace SqlWaitProbe.Reporting.Output;
 
 /// <summary>
-/// Writes report.html from the <see cref="ReportModel"/>: one self-contained file (inline CSS, inline SVG charts,
-/// flame graphs in sandboxed frames), the same sections and words as report.md.
+/// Renders a <see cref="ReportDocument"/> as one self-contained HTML page (inline CSS, inline SVG charts, flame graphs
+/// in sandboxed frames): report.html and compare.html, the same sections and words as their Markdown.
 /// </summary>
 public static class HtmlReport
 {
@@ -17,36 +16,30 @@ public static class HtmlReport
         .finding{border-left:6px solid #999;padding:6px 12px;margin:8px 0;background:#fafafa}
         .critical{border-color:#c62828;background:#fdecea}.warning{border-color:#ef6c00;background:#fff4e5}.info{border-color:#1565c0;background:#e8f1fb}
         .banner{background:#fff3cd;border:1px solid #e0c060;padding:10px;font-weight:bold}
-        .sev{font-weight:bold;text-transform:uppercase;font-size:12px}
+        .sev{font-weight:bold;text-transform:uppercase;font-size:12px}li.next{list-style:none;margin-top:4px}
         iframe{width:100%;height:620px;border:1px solid #ccc}code{font-size:12px}
         .chart svg{max-width:100%;height:auto}
         """;
 
-    /// <summary>The report. <paramref name="charts"/> are inline SVGs; <paramref name="flameGraphs"/> maps phase (or <c>diff</c>) to SVG text.</summary>
-    public static string Render(AnalysisResult a, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs, IReadOnlyList<string> notes) =>
-        Render(ReportModel.Build(a, notes), charts, flameGraphs);
-
-    /// <summary>Renders <paramref name="document"/>, with the charts and flame graphs (which only HTML shows inline) before the modules.</summary>
-    public static string Render(ReportDocument document, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs)
+    /// <summary>Renders <paramref name="document"/> as one self-contained page.</summary>
+    public static string Render(ReportDocument document)
     {
+        ArgumentNullException.ThrowIfNull(document);
         var sb = new StringBuilder();
         sb.Append($"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{E(document.Title)}</title><style>{Css}</style></head><body>\n");
         sb.Append($"<h1>{E(document.Title)}</h1>\n");
-        if (document.Banner is { } banner)
+        foreach (var banner in document.Banners)
         {
             sb.Append($"<p class=\"banner\">{E(banner)}</p>\n");
         }
 
-        sb.Append($"<p>{E(document.Summary)}</p>\n");
-        var figuresDone = false;
+        foreach (var block in document.Preface)
+        {
+            Append(sb, block);
+        }
+
         foreach (var section in document.Sections)
         {
-            if (!figuresDone && section.Key is "modules" or "waits")
-            {
-                AppendFigures(sb, charts, flameGraphs);
-                figuresDone = true;
-            }
-
             sb.Append($"<h{section.Level}>{Inline(section.Title)}</h{section.Level}>\n");
             foreach (var block in section.Blocks)
             {
@@ -60,53 +53,51 @@ public static class HtmlReport
 
     private static void Append(StringBuilder sb, ReportBlock block)
     {
-        switch (block.Kind)
+        switch (block)
         {
-            case ReportBlockKind.Paragraph:
-                sb.Append($"<p>{Inline(block.Text)}</p>\n");
+            case ParagraphBlock p:
+                sb.Append($"<p>{Inline(p.Text)}</p>\n");
                 break;
-            case ReportBlockKind.List:
+            case ListBlock list:
                 sb.Append("<ul>");
-                foreach (var item in block.Items) sb.Append($"<li>{Inline(item)}</li>");
+                foreach (var item in list.Items) sb.Append($"<li>{Inline(item)}</li>");
                 sb.Append("</ul>\n");
                 break;
-            case ReportBlockKind.Finding:
-                sb.Append($"<div class=\"finding {E(block.Severity)}\"><span class=\"sev\">{E(block.Severity)}</span> {E(block.Text)} <code>{E(block.Id)}</code><ul>");
-                foreach (var e in block.Items) sb.Append($"<li>{E(e)}</li>");
+            case FindingBlock { Finding: var f }:
+                sb.Append($"<div class=\"finding {E(f.Severity)}\"><span class=\"sev\">{E(f.Severity)}</span> {E(f.Title)} <code>{E(f.Id)}</code><ul>");
+                foreach (var e in f.Evidence) sb.Append($"<li>{E(e)}</li>");
+                if (f.Next.Length > 0) sb.Append($"<li class=\"next\"><b>Next:</b> {E(f.Next)}</li>");
                 sb.Append("</ul></div>\n");
                 break;
-            default:
+            case VerdictBlock verdicts:
+                foreach (var v in verdicts.Verdicts)
+                {
+                    sb.Append($"<div class=\"finding {E(v.Severity)}\"><b>{E(v.Phase)}</b>: {E(v.Text)}<br><b>Next:</b> {E(v.Next)}</div>\n");
+                }
+
+                break;
+            case TableBlock table:
                 sb.Append("<table><tr>");
-                foreach (var h in block.Headers) sb.Append($"<th>{E(h)}</th>");
+                foreach (var h in table.Headers) sb.Append($"<th>{E(h)}</th>");
                 sb.Append("</tr>\n");
-                foreach (var row in block.Rows)
+                foreach (var row in table.Rows)
                 {
                     sb.Append("<tr>");
-                    for (var i = 0; i < row.Count; i++) sb.Append(block.Numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
+                    for (var i = 0; i < row.Count; i++) sb.Append(table.Numeric.Contains(i) ? $"<td class=\"n\">{E(row[i])}</td>" : $"<td>{E(row[i])}</td>");
                     sb.Append("</tr>\n");
                 }
 
                 sb.Append("</table>\n");
                 break;
-        }
-    }
-
-    private static void AppendFigures(StringBuilder sb, IReadOnlyList<(string Name, string Title, string Svg)> charts, IReadOnlyDictionary<string, string> flameGraphs)
-    {
-        if (charts.Count > 0)
-        {
-            sb.Append("<h2>Charts</h2>\n");
-            foreach (var (_, _, svg) in charts) sb.Append($"<div class=\"chart\">{svg}</div>\n");
-        }
-
-        if (flameGraphs.Count > 0)
-        {
-            sb.Append("<h2>Flame graphs</h2>\n<p>Click a frame to zoom; type in a graph's search box (text or a regular expression) to highlight the frames that match and see their share; kernel frames are coloured apart. The differential graph is normalised per execution: red grew, blue shrank.</p>\n");
-            foreach (var (name, svg) in flameGraphs.OrderBy(kv => kv.Key == "diff" ? 1 : 0))
-            {
-                sb.Append($"<h3>{(name == "diff" ? "baseline → load (differential)" : name.StartsWith("offcpu-", StringComparison.Ordinal) ? E(name[7..]) + ": off-CPU (blocked µs)" : E(name))}</h3>\n");
-                AppendFlameFrame(sb, name, svg);
-            }
+            case FigureBlock { Interactive: false } chart:
+                sb.Append($"<div class=\"chart\">{chart.Svg}</div>\n");
+                break;
+            case FigureBlock flame:
+                sb.Append($"<h3>{E(flame.Title)}</h3>\n");
+                AppendFlameFrame(sb, flame.Name, flame.Svg);
+                break;
+            default:
+                throw new InvalidOperationException($"the HTML report cannot render a {block.GetType().Name}");
         }
     }
 
@@ -123,7 +114,6 @@ public static class HtmlReport
         return sb.ToString();
     }
 
-    /// <summary>The SVG without its XML declaration, which a sandboxed HTML frame does not render behind.</summary>
     /// <summary>Tallest flame graph frame in the page; a deeper graph scrolls inside its frame.</summary>
     internal const int MaxFlameFrameHeight = 900;
 
@@ -164,6 +154,7 @@ public static class HtmlReport
         return match.Success && double.TryParse(match.Groups[1].Value, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var v) ? v : null;
     }
 
+    // A sandboxed frame does not render an SVG behind its XML declaration.
     private static string WithoutXmlDeclaration(string svg)
     {
         var text = svg.TrimStart();

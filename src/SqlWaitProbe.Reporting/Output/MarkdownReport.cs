@@ -1,29 +1,34 @@
 using System.Text;
-using SqlWaitProbe.Analysis;
 
 namespace SqlWaitProbe.Reporting.Output;
 
-/// <summary>Writes report.md from the <see cref="ReportModel"/>: the same sections as report.html, as Markdown.</summary>
+/// <summary>
+/// Renders a <see cref="ReportDocument"/> as Markdown: report.md and compare.md, the same sections and words as their
+/// HTML, then the list of the report's files. Text from bundles (names, statements, settings) is escaped here, once,
+/// so no renderer of the file sees HTML or a link in it.
+/// </summary>
 public static class MarkdownReport
 {
-    /// <summary>The report text. <paramref name="files"/> lists the report's other files (relative names) for the reader.</summary>
-    public static string Render(AnalysisResult a, IReadOnlyList<string> files, IReadOnlyList<string> notes) =>
-        Render(ReportModel.Build(a, notes), files);
-
     /// <summary>Renders <paramref name="document"/>, then the list of <paramref name="files"/>.</summary>
     public static string Render(ReportDocument document, IReadOnlyList<string> files)
     {
+        ArgumentNullException.ThrowIfNull(document);
+        ArgumentNullException.ThrowIfNull(files);
         var sb = new StringBuilder();
-        sb.Append($"# {document.Title}\n\n");
-        if (document.Banner is { } banner)
+        sb.Append($"# {Inline(document.Title)}\n\n");
+        foreach (var banner in document.Banners)
         {
-            sb.Append($"> **{banner}**\n\n");
+            sb.Append($"> **{Inline(banner)}**\n\n");
         }
 
-        sb.Append(document.Summary).Append("\n\n");
-        foreach (var section in document.Sections)
+        foreach (var block in document.Preface)
         {
-            sb.Append(new string('#', section.Level)).Append(' ').Append(section.Title).Append("\n\n");
+            Append(sb, block);
+        }
+
+        foreach (var section in document.Sections.Where(s => !s.InlineFiguresOnly))
+        {
+            sb.Append(new string('#', section.Level)).Append(' ').Append(Inline(section.Title)).Append("\n\n");
             foreach (var block in section.Blocks)
             {
                 Append(sb, block);
@@ -35,7 +40,58 @@ public static class MarkdownReport
             sb.Append("## Files\n\n");
             foreach (var f in files)
             {
-                sb.Append($"- `{f}`\n");
+                sb.Append($"- {Code(f)}\n");
+            }
+        }
+
+        return sb.ToString();
+    }
+
+    /// <summary>
+    /// Text with <c>`code`</c> spans as Markdown: the spans kept as code (whose content no renderer reads as markup),
+    /// the rest with what could open HTML, an autolink, a link or an image escaped (and no more, so the file still reads
+    /// as plain text), and line breaks folded so nothing can start a block of its own.
+    /// </summary>
+    public static string Inline(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var parts = OneLine(text).Split('`');
+        var sb = new StringBuilder(text.Length + 16);
+        for (var i = 0; i < parts.Length; i++)
+        {
+            if (i % 2 == 1 && i < parts.Length - 1)
+            {
+                sb.Append(Code(parts[i]));
+                continue;
+            }
+
+            if (i > 0 && i == parts.Length - 1 && parts.Length % 2 == 0)
+            {
+                // An unmatched backtick from a bundle: shown, not opening a span.
+                sb.Append("\\`");
+            }
+
+            var plain = parts[i];
+            for (var j = 0; j < plain.Length; j++)
+            {
+                var c = plain[j];
+                var escape = c switch
+                {
+                    // HTML and autolinks open with '<'; '>' is escaped with it so a tag never reads as half of one.
+                    '<' or '>' => true,
+                    // A link or image needs "](", a link reference definition a '[' where the text starts.
+                    '(' => j > 0 && plain[j - 1] == ']',
+                    '[' => sb.Length == 0,
+                    // A backslash escapes only punctuation: before it, it would undo the escapes above.
+                    '\\' => j + 1 < plain.Length && char.IsAsciiLetterOrDigit(plain[j + 1]) is false && plain[j + 1] > ' ' && plain[j + 1] < 127,
+                    _ => false,
+                };
+                if (escape)
+                {
+                    sb.Append('\\');
+                }
+
+                sb.Append(c);
             }
         }
 
@@ -44,45 +100,81 @@ public static class MarkdownReport
 
     private static void Append(StringBuilder sb, ReportBlock block)
     {
-        switch (block.Kind)
+        switch (block)
         {
-            case ReportBlockKind.Paragraph:
-                sb.Append(block.Text).Append("\n\n");
+            case ParagraphBlock p:
+                sb.Append(Inline(p.Text)).Append("\n\n");
                 break;
-            case ReportBlockKind.List:
-                foreach (var item in block.Items)
+            case ListBlock list:
+                foreach (var item in list.Items)
                 {
-                    sb.Append("- ").Append(item).Append('\n');
+                    sb.Append("- ").Append(Inline(item)).Append('\n');
                 }
 
                 sb.Append('\n');
                 break;
-            case ReportBlockKind.Finding:
-                sb.Append($"- **{block.Severity.ToUpperInvariant()}** {block.Text} (`{block.Id}`)\n");
-                foreach (var e in block.Items)
+            case FindingBlock { Finding: var f }:
+                sb.Append($"- **{f.Severity.ToUpperInvariant()}** {Inline(f.Title)} ({Code(f.Id)})\n");
+                foreach (var e in f.Evidence)
                 {
-                    sb.Append($"  - {e}\n");
+                    sb.Append($"  - {Inline(e)}\n");
+                }
+
+                if (f.Next.Length > 0)
+                {
+                    sb.Append($"  - **Next:** {Inline(f.Next)}\n");
                 }
 
                 sb.Append('\n');
                 break;
-            default:
-                sb.Append("| ").Append(string.Join(" | ", block.Headers.Select(Cell))).Append(" |\n|");
-                for (var i = 0; i < block.Headers.Count; i++)
+            case VerdictBlock verdicts:
+                foreach (var v in verdicts.Verdicts)
                 {
-                    sb.Append(block.Numeric.Contains(i) ? "---:|" : "---|");
+                    sb.Append($"- **{Inline(v.Phase)}** ({v.Severity}): {Inline(v.Text)}\n  - **Next:** {Inline(v.Next)}\n");
                 }
 
                 sb.Append('\n');
-                foreach (var row in block.Rows)
+                break;
+            case TableBlock table:
+                sb.Append("| ").Append(string.Join(" | ", table.Headers.Select(Cell))).Append(" |\n|");
+                for (var i = 0; i < table.Headers.Count; i++)
+                {
+                    sb.Append(table.Numeric.Contains(i) ? "---:|" : "---|");
+                }
+
+                sb.Append('\n');
+                foreach (var row in table.Rows)
                 {
                     sb.Append("| ").Append(string.Join(" | ", row.Select(Cell))).Append(" |\n");
                 }
 
                 sb.Append('\n');
                 break;
+            case FigureBlock:
+                // Shown inline only where a format can; its file is in the list of files.
+                break;
+            default:
+                throw new InvalidOperationException($"the Markdown report cannot render a {block.GetType().Name}");
         }
     }
 
-    private static string Cell(string s) => s.Replace("|", "\\|");
+    /// <summary>A code span that holds <paramref name="text"/> whatever backticks it has (CommonMark: a longer fence).</summary>
+    private static string Code(string text)
+    {
+        var longest = 0;
+        for (int i = 0, run = 0; i < text.Length; i++)
+        {
+            run = text[i] == '`' ? run + 1 : 0;
+            longest = Math.Max(longest, run);
+        }
+
+        var fence = new string('`', longest + 1);
+        var body = OneLine(text);
+        return longest > 0 || body.StartsWith(' ') || body.EndsWith(' ') ? $"{fence} {body} {fence}" : $"{fence}{body}{fence}";
+    }
+
+    // A pipe ends a table cell even inside a code span, so every pipe of a cell is escaped (GFM drops the backslash).
+    private static string Cell(string text) => Inline(text).Replace("|", "\\|", StringComparison.Ordinal);
+
+    private static string OneLine(string text) => text.Replace("\r\n", " ", StringComparison.Ordinal).Replace('\n', ' ').Replace('\r', ' ');
 }

@@ -1,0 +1,100 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Json.Schema;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Linux.Perf;
+using SqlWaitProbe.Reporting.Comparison;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Reporting.Tests;
+
+/// <summary>findings.json and comparison.json as the probe writes them validate against the schemas in docs/.</summary>
+public sealed class ReportSchemaTests
+{
+    private static readonly EvaluationOptions Strict = new() { OutputFormat = OutputFormat.List, RequireFormatValidation = true };
+
+    // A schema's $id is registered process-wide when it is built, so each is built once.
+    private static readonly Lazy<JsonSchema> FindingsSchema = new(() => Load("findings.schema.json"));
+    private static readonly Lazy<JsonSchema> ComparisonSchema = new(() => Load("comparison.schema.json"));
+
+    private static JsonSchema Load(string name) => JsonSchema.FromText(File.ReadAllText(Path.Combine(TestData.RepoRoot, "docs", name)));
+
+    private static JsonSchema Schema(string name) => name == "findings.schema.json" ? FindingsSchema.Value : ComparisonSchema.Value;
+
+    private static void AssertValid(JsonSchema schema, string json)
+    {
+        using var doc = JsonDocument.Parse(json);
+        var results = schema.Evaluate(doc.RootElement, Strict);
+        var errors = (results.Details ?? []).Where(d => d.Errors is { Count: > 0 })
+            .SelectMany(d => d.Errors!.Select(e => $"{d.InstanceLocation}: {e.Key} {e.Value}")).Take(10);
+        Assert.True(results.IsValid, "not valid: " + string.Join("; ", errors));
+    }
+
+    /// <summary>A SQL Server capture with waits, spinlocks, XE pages, a sweep-free baseline → load and a failed collector.</summary>
+    private static CraftedBundle SqlServerCapture() => new CraftedBundle()
+        .Phase("baseline", 1, 100, 10).Sessions("baseline", 500).Wait("baseline", "WRITELOG", 300, signalMs: 20)
+        .Stack("baseline", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 60).Stack("baseline", "sqlservr;sqllang!Exec;sqldk!Alloc", 40)
+        .Phase("load", 4, 100, 40).Sessions("load", 8000, runQueueMs: 6000).Wait("load", "WRITELOG", 1200, signalMs: 500)
+        .Stack("load", "sqlservr;sqllang!Exec;bcryptprimitives!SymCryptSha256", 60).Stack("load", "sqlservr;sqllang!Exec;sqldk!Alloc", 240)
+        .Spinlock("baseline", "LOCK_HASH", 10).Spinlock("load", "LOCK_HASH", 100000)
+        .XePages("baseline", 0, "page_freed", "MEMORYCLERK_SQLQERESERVATIONS", 100).XePages("load", 0, "page_freed", "MEMORYCLERK_SQLQERESERVATIONS", 4000)
+        .Collector("xe-pages", CollectorStatus.Partial, "ring buffer full", lost: 12);
+
+    [Fact]
+    public async Task Findings_json_of_a_real_perf_capture_and_of_a_sql_server_capture_validate_against_the_schema()
+    {
+        var schema = Schema("findings.schema.json");
+
+        // Stacks from a real perf capture of PostgreSQL 15 running pgcrypto digest.
+        var root = new CraftedBundle("postgres", "postgres", workload: "pg-digest").Phase("load", 1, 4, 2160).Sessions("load", 8400, 30).Write();
+        var gz = Path.Combine(root, BundlePaths.PerfScript("load"));
+        Directory.CreateDirectory(Path.GetDirectoryName(gz)!);
+        File.Copy(TestData.Path("perf-script/local__pg15-digest-1session.perf.txt.gz"), gz);
+        PerfScriptNormalizer.Normalize(root, "load", sampleHz: 99, logicalCpus: 2, durationSeconds: 8.64, callGraph: "fp", callGraphReason: null);
+        var manifestPath = Path.Combine(root, BundlePaths.Manifest);
+        File.WriteAllText(manifestPath, JsonSerializer.Serialize(CaptureBundle.ReadManifest(manifestPath) with { Files = BundleWriter.HashFolder(root) }, ProbeJson.Options));
+
+        foreach (var bundleRoot in new[] { root, SqlServerCapture().Write() })
+        {
+            using var bundle = CaptureBundle.Open(bundleRoot);
+            var output = Path.Combine(bundleRoot, "report");
+            var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+            Assert.Empty(result.Failures);
+            Assert.NotEmpty(result.Analysis.Findings);
+            AssertValid(schema, File.ReadAllText(Path.Combine(output, "findings.json")));
+        }
+    }
+
+    [Fact]
+    public async Task Comparison_json_validates_against_the_schema()
+    {
+        var before = SqlServerCapture();
+        before.Configuration["max degree of parallelism"] = "0";
+        var after = SqlServerCapture();
+        after.Configuration["max degree of parallelism"] = "1";
+        var output = Path.Combine(TestData.TempFolder("schema-compare"), "out");
+
+        var (result, _, failures) = await CompareBuilder.BuildAsync([before.Write(), after.Write()], null, null, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+        Assert.Empty(failures);
+        Assert.NotEmpty(result.Findings);
+        AssertValid(Schema("comparison.schema.json"), File.ReadAllText(Path.Combine(output, "comparison.json")));
+    }
+
+    [Fact]
+    public async Task A_field_the_schema_does_not_document_fails_validation()
+    {
+        // The schemas forbid unknown fields, so a field added to the records without its line in the schema fails the tests above.
+        var root = SqlServerCapture().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        var json = JsonNode.Parse(File.ReadAllText(Path.Combine(output, "findings.json")))!;
+        json["findings"]![0]!["undocumented"] = 1;
+
+        using var doc = JsonDocument.Parse(json.ToJsonString());
+        Assert.False(Schema("findings.schema.json").Evaluate(doc.RootElement, Strict).IsValid);
+    }
+}
