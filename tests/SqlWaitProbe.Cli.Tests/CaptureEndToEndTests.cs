@@ -49,6 +49,13 @@ public sealed class CaptureEndToEndTests
             using var sampling = System.Text.Json.JsonDocument.Parse(File.ReadAllText(bundle.PathOf(BundlePaths.StackInfo(phase.Name))));
             Assert.Equal(callGraph.Mode, sampling.RootElement.GetProperty("callGraph").GetString());
             Assert.Equal(callGraph.Reason, sampling.RootElement.GetProperty("callGraphReason").GetString());
+
+            // Every sampled process's CPU by pid: the workload's backends, and this capture's own process (driver and
+            // collectors, named after its main thread, not its thread pool's ".NET TP Worker").
+            using var processCpu = bundle.OpenText(BundlePaths.ProcessCpu(phase.Name))!;
+            var processes = Csv.ReadRows(processCpu).ToArray();
+            Assert.Contains(processes, r => r["role"] == "workload" && r["name"] == "postgres" && Csv.ParseDouble(r["cpu_ms"]) > 0);
+            Assert.Contains(processes, r => r["role"] == "probe" && r["name"] == "dotnet");
         }
 
         Assert.Contains($"CPU stacks: call graph {callGraph.Mode} ({callGraph.Reason})", File.ReadAllText(Path.Combine(dir, BundlePaths.Log)));

@@ -14,6 +14,7 @@ public static class CaptureRules
         new WaitsExplainLittleRule(),
         new DominantWaitRule(),
         new HighRunQueueRule(),
+        new OtherProcessesCpuRule(),
         new OffCpuBlockedRule(),
         new OffCpuRecommendedRule(),
         new ObserverEffectRule(),

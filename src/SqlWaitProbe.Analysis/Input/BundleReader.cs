@@ -44,6 +44,7 @@ public static class BundleReader
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),
             Processes = ReadProcesses(bundle, BundlePaths.Processes(name)),
+            ProcessCpu = ReadProcessCpu(bundle, BundlePaths.ProcessCpu(name)),
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
@@ -244,6 +245,30 @@ public static class BundleReader
 
         using var stream = File.OpenRead(bundle.PathOf(relative));
         return SpeedscopeReader.Read(stream, relative).Profile;
+    }
+
+    /// <summary>cpu/process_cpu.csv: <c>pid,name,role,cpu_ms,samples</c>; a role other than workload or probe reads as other.</summary>
+    private static List<ProcessCpu>? ReadProcessCpu(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.ProcessCpu.Pid, BundleColumns.ProcessCpu.Name, BundleColumns.ProcessCpu.CpuMs);
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var rows = new List<ProcessCpu>();
+        while (csv.Read())
+        {
+            var role = csv.Text(BundleColumns.ProcessCpu.Role) is ProcessCpu.Workload or ProcessCpu.Probe ? csv.Text(BundleColumns.ProcessCpu.Role) : ProcessCpu.Other;
+            rows.Add(new ProcessCpu(
+                (int)Math.Min(csv.Count(BundleColumns.ProcessCpu.Pid), int.MaxValue),
+                BundleNames.Shorten(csv.Text(BundleColumns.ProcessCpu.Name)),
+                role,
+                csv.Count(BundleColumns.ProcessCpu.CpuMs),
+                csv.HasColumn(BundleColumns.ProcessCpu.Samples) ? (long)csv.Count(BundleColumns.ProcessCpu.Samples) : 0));
+        }
+
+        return rows;
     }
 
     private static List<WorkloadProcess>? ReadProcesses(CaptureBundle bundle, string relative)

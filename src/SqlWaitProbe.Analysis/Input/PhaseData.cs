@@ -36,6 +36,9 @@ public sealed record PhaseData
     /// <summary>cpu/processes.csv: the processes whose stacks are the workload's; null in bundles that chose it by process name.</summary>
     public IReadOnlyList<WorkloadProcess>? Processes { get; init; }
 
+    /// <summary>cpu/process_cpu.csv: every sampled process's CPU with its role; null in bundles written before it existed.</summary>
+    public IReadOnlyList<ProcessCpu>? ProcessCpu { get; init; }
+
     /// <summary>cpu/timeline.csv, server process only.</summary>
     public CpuTimeline? Timeline { get; init; }
 

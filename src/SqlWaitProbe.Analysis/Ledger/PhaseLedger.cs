@@ -66,6 +66,9 @@ public sealed record PhaseLedger
     /// <summary>Kernel share of the server process's samples, or null without stacks.</summary>
     public double? KernelShare { get; init; }
 
+    /// <summary>Who used the machine's CPUs in the phase (the workload, the capture itself, other processes), or null without CPU stacks.</summary>
+    public MachineCpu? Machine { get; init; }
+
     /// <summary>Sampling coverage, or null when unknown.</summary>
     public double? SamplingCoverage { get; init; }
 

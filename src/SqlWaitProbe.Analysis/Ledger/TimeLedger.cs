@@ -120,6 +120,7 @@ public static class TimeLedger
             Tags = tagCosts,
             KernelShare = kernelShare,
             SamplingCoverage = phase.Sampling?.Coverage,
+            Machine = MachineCpu.Compute(phase, serverProcess, logicalCpus),
             WatchedSessions = attachMode && executions == 0 ? phase.Sessions?.Sessions ?? 0 : null,
         };
     }

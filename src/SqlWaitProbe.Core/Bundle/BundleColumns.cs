@@ -127,6 +127,23 @@ public static class BundleColumns
         public static readonly string[] All = [Pid, ParentPid, Name, StartTicks, StartSeconds, LastSeenSeconds, RunningAtEnd];
     }
 
+    /// <summary><c>cpu/process_cpu.csv</c>: CPU of every sampled process (idle excluded), heaviest first.</summary>
+    public static class ProcessCpu
+    {
+        /// <summary>Process id.</summary>
+        public const string Pid = "pid";
+        /// <summary>Command name of the process (its main thread's).</summary>
+        public const string Name = "name";
+        /// <summary><c>workload</c>, <c>probe</c> (the capture's own process and its perf) or <c>other</c>.</summary>
+        public const string Role = "role";
+        /// <summary>CPU milliseconds its samples stand for.</summary>
+        public const string CpuMs = "cpu_ms";
+        /// <summary>Samples taken in it.</summary>
+        public const string Samples = "samples";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Pid, Name, Role, CpuMs, Samples];
+    }
+
     /// <summary><c>cpu/timeline.csv</c>: leaf-module weight per second.</summary>
     public static class StackTimeline
     {

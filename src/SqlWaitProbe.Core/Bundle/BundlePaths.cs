@@ -66,6 +66,9 @@ public static class BundlePaths
     /// <summary>Leaf-module weight per second: <c>second,process,module,kernel,weight</c>.</summary>
     public static string StackTimeline(string phase) => Phase(phase) + "/cpu/timeline.csv";
 
+    /// <summary>CPU of every process sampled in the phase, with its role (workload, the probe, other).</summary>
+    public static string ProcessCpu(string phase) => Phase(phase) + "/cpu/process_cpu.csv";
+
     /// <summary>Sampling facts: <c>{ "source", "sampleHz", "samples", "lostSamples", "durationSeconds", "logicalCpus" }</c>.</summary>
     public static string StackInfo(string phase) => Phase(phase) + "/cpu/sampling.json";
 

@@ -127,17 +127,17 @@ public sealed class SchedSwitchParser
     private static string ReadFrame(string frame)
     {
         // "ffffffff821f94c3 schedule+0x43 ([kernel.kallsyms])": address, symbol, module in parentheses.
-        var open = frame.LastIndexOf(" (", StringComparison.Ordinal);
-        var module = open >= 0 && frame.EndsWith(')') ? frame.AsSpan(open + 2, frame.Length - open - 3) : "[unknown]".AsSpan();
-        var head = open >= 0 ? frame.AsSpan(0, open) : frame.AsSpan();
+        var open = PerfFrameNames.ModuleStart(frame);
+        var module = open > 0 ? frame.AsSpan(open + 1, frame.Length - open - 2) : "[unknown]".AsSpan();
+        var head = open > 0 ? frame.AsSpan(0, open - 1) : frame.AsSpan();
         var space = head.IndexOf(' ');
         var symbol = space >= 0 ? PerfFrameNames.StripOffset(head[(space + 1)..].Trim()) : "[unknown]".AsSpan();
-        var baseName = PerfFrameNames.BaseName(module);
+        var moduleName = PerfFrameNames.ModuleName(module);
         if (symbol.SequenceEqual("[unknown]"))
         {
-            symbol = baseName;
+            symbol = moduleName;
         }
 
-        return PerfFrameNames.IsKernel(module) ? $"{baseName}!{symbol}_[k]" : $"{baseName}!{symbol}";
+        return PerfFrameNames.IsKernel(module) ? $"{moduleName}!{symbol}_[k]" : $"{moduleName}!{symbol}";
     }
 }

@@ -182,21 +182,15 @@ internal sealed class PerfFrameCatalog
     {
         var pc = line[..space].TrimEnd();
         var rest = line[(space + 1)..];
-        var lastSpace = rest.LastIndexOf(' ');
-        if (lastSpace < 0)
+        var open = PerfFrameNames.ModuleStart(rest);
+        if (open < 0)
         {
             return (0, -1, false);
         }
 
-        var module = rest[(lastSpace + 1)..];
-        if (module.Length < 2 || module[0] != '(' || module[^1] != ')')
-        {
-            return (0, -1, false);
-        }
-
-        module = module[1..^1];
+        var module = rest[(open + 1)..^1];
         var inlined = module.SequenceEqual("inlined");
-        var rawFunc = rest[..lastSpace].Trim();
+        var rawFunc = rest[..open].Trim();
         if (rawFunc.IsEmpty)
         {
             rawFunc = " ";
@@ -213,7 +207,7 @@ internal sealed class PerfFrameCatalog
         var func = PerfFrameNames.FixRustSymbol(rawFunc.ToString());
         var kernel = PerfFrameNames.IsKernel(module);
         var jit = PerfFrameNames.IsJit(module);
-        var moduleName = inlined ? UnknownModule : PerfFrameNames.BaseName(module).ToString();
+        var moduleName = inlined ? UnknownModule : PerfFrameNames.ModuleName(module);
         var index = 0;
         foreach (var range in func.AsSpan().Split("->"))
         {

@@ -16,10 +16,69 @@ internal static class PerfFrameNames
         (module.StartsWith('[') || module.EndsWith(".ko", StringComparison.Ordinal) || IsVmlinux(module))
         && !module.SequenceEqual("[unknown]");
 
-    /// <summary>True for JIT code maps: <c>/tmp/perf-PID.map</c> or jitdump <c>jitted-*.so</c> files.</summary>
+    /// <summary>The module name of JIT code that has no file of its own (.NET's double-mapped code).</summary>
+    public const string JitModule = "[jit]";
+
+    /// <summary>
+    /// True for JIT code: <c>/tmp/perf-PID.map</c> or jitdump <c>jitted-*.so</c> files, and .NET's executable memory,
+    /// which the runtime maps twice from an anonymous file (W^X): perf names it <c>/memfd:doublemapper (deleted)</c>.
+    /// </summary>
     public static bool IsJit(ReadOnlySpan<char> module) =>
         (module.StartsWith("/tmp/perf-", StringComparison.Ordinal) && module.EndsWith(".map", StringComparison.Ordinal))
-        || (module.Contains("/jitted-", StringComparison.Ordinal) && module.EndsWith(".so", StringComparison.Ordinal));
+        || (module.Contains("/jitted-", StringComparison.Ordinal) && module.EndsWith(".so", StringComparison.Ordinal))
+        || IsDoubleMapped(module);
+
+    /// <summary>True for .NET's double-mapped JIT code (<c>/memfd:doublemapper</c>, usually with <c> (deleted)</c>).</summary>
+    public static bool IsDoubleMapped(ReadOnlySpan<char> module) =>
+        module.StartsWith("/memfd:doublemapper", StringComparison.Ordinal);
+
+    /// <summary>
+    /// Where the module of a frame line's tail (<c>func+0x1f (MODULE)</c>) opens: the last parenthesis group, matched
+    /// from the end, so a module that holds parentheses itself (<c>(/memfd:doublemapper (deleted))</c>, a library
+    /// replaced on disk: <c>(/usr/lib/libc.so.6 (deleted))</c>) stays whole. -1 when the tail has no module.
+    /// </summary>
+    public static int ModuleStart(ReadOnlySpan<char> tail)
+    {
+        if (tail.IsEmpty || tail[^1] != ')')
+        {
+            return -1;
+        }
+
+        var depth = 0;
+        for (var i = tail.Length - 1; i >= 0; i--)
+        {
+            if (tail[i] == ')')
+            {
+                depth++;
+            }
+            else if (tail[i] == '(' && --depth == 0)
+            {
+                return i == 0 || tail[i - 1] == ' ' ? i : -1;
+            }
+        }
+
+        return -1;
+    }
+
+    /// <summary>
+    /// The module name frames are filed under: the file name of the dso (<c>/usr/lib/libc.so.6</c> → <c>libc.so.6</c>),
+    /// without perf's <c> (deleted)</c> for a file replaced since it was mapped, and <see cref="JitModule"/> for .NET's
+    /// double-mapped code, whose anonymous file would otherwise read <c>memfd:doublemapper (deleted)</c>.
+    /// </summary>
+    public static string ModuleName(ReadOnlySpan<char> module)
+    {
+        if (IsDoubleMapped(module))
+        {
+            return JitModule;
+        }
+
+        if (module.EndsWith(" (deleted)", StringComparison.Ordinal))
+        {
+            module = module[..^" (deleted)".Length];
+        }
+
+        return BaseName(module).ToString();
+    }
 
     /// <summary>The file name of a dso path (<c>/usr/lib/libc.so.6</c> → <c>libc.so.6</c>).</summary>
     public static ReadOnlySpan<char> BaseName(ReadOnlySpan<char> module)
@@ -61,6 +120,10 @@ internal static class PerfFrameNames
             }
 
             name = "unknown";
+        }
+        else if (IsDoubleMapped(module))
+        {
+            name = "jit";
         }
         else
         {

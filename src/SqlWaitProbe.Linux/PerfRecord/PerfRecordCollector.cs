@@ -19,6 +19,7 @@ public sealed class PerfRecordCollector : ICollector
 {
     private readonly PerfRecordOptions _options;
     private Process? _perf;
+    private int _perfPid;
     private PerfChild? _child;
     private string? _dataPath;
     private string? _stderrPath;
@@ -51,6 +52,7 @@ public sealed class PerfRecordCollector : ICollector
         }
 
         _perf = _child.Start(RecordArguments(_options, _dataPath), description);
+        _perfPid = _perf.Id;
         _perf.StandardInput.Close();
         _ = CopyToFileAsync(_perf.StandardError, _stderrPath);
         _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
@@ -105,7 +107,8 @@ public sealed class PerfRecordCollector : ICollector
             try
             {
                 PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph,
-                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost ?? 0, _options.CallGraphReason);
+                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost ?? 0, _options.CallGraphReason,
+                    probePids: [Environment.ProcessId, _perfPid]);
             }
             catch (BadInputException e)
             {
@@ -145,8 +148,10 @@ public sealed class PerfRecordCollector : ICollector
     /// module, and for glibc's versioned symbols it prints no real frame after the chain either, so the module of
     /// such frames would be lost; without inline expansion every frame is the real function with its module, and
     /// perf script does not run addr2line for every address, which is most of its time with DWARF call graphs.
+    /// <c>-F +pid</c>: each sample names its process as well as its thread, so the CPU of a many-threaded process
+    /// (another .NET process, the probe itself) adds up under one pid.
     /// </summary>
-    public static IReadOnlyList<string> ScriptArguments(string dataPath) => ["script", "--no-inline", "-i", dataPath];
+    public static IReadOnlyList<string> ScriptArguments(string dataPath) => ["script", "-F", "+pid", "--no-inline", "-i", dataPath];
 
     private static Task WritePerfScriptAsync(string dataPath, string scriptPath, CancellationToken cancellationToken) =>
         OffCpu.PerfScriptRunner.WriteGzipAsync(ScriptArguments(dataPath), scriptPath, "stacks", cancellationToken);

@@ -97,9 +97,10 @@ public static class CaptureDocument
         ];
         rows.AddRange(l.UnaccountedCauses.Select(c => (IReadOnlyList<string>)["↳ " + c.Cause, F(c.Seconds), Share(c.Seconds, l), c.Source]));
         List<ReportBlock> blocks = [ReportBlock.Table(["part", "seconds", "share", "source"], rows, 1, 2)];
-        if (l.Evidence.Count > 0)
+        var evidence = l.Machine is { } machine ? [.. l.Evidence, MachineLine(machine)] : l.Evidence;
+        if (evidence.Count > 0)
         {
-            blocks.Add(ReportBlock.List(l.Evidence));
+            blocks.Add(ReportBlock.List(evidence));
         }
 
         yield return new ReportSection("ledger-phase", $"{l.Phase} — {l.Headline}", 3, blocks);
@@ -107,6 +108,17 @@ public static class CaptureDocument
         {
             yield return new ReportSection("offcpu", OffCpuSection.Heading(l), 4, [ReportBlock.Table(OffCpuSection.Headers, OffCpuSection.Rows(l), 1, 2, 3, 4, 5, 6)]);
         }
+    }
+
+    /// <summary>Who used the machine's CPUs in the phase, the other processes above the named share by name.</summary>
+    private static string MachineLine(MachineCpu m)
+    {
+        var others = m.BusyOthers.Count == 0
+            ? $"no other process took {Pct(MachineCpu.NamedShare)} or more"
+            : string.Join(", ", m.BusyOthers.Select(p => $"{p.Label} {F(p.CpuSeconds)} s ({Pct(p.MachineShare)})"));
+        return $"machine CPU: {F(m.CapacitySeconds)} CPU s available; the workload {F(m.WorkloadSeconds)} s ({Pct(m.WorkloadSeconds / m.CapacitySeconds)})"
+            + (m.ProbeSeconds is { } probe ? $", this capture {F(probe)} s ({Pct(probe / m.CapacitySeconds)})" : "")
+            + $", other processes {F(m.OtherSeconds)} s ({Pct(m.OtherShare)}): {others} [{m.Source}]";
     }
 
     private static void AddGrowth(List<ReportSection> sections, AnalysisResult a)

@@ -48,6 +48,10 @@ public static class FindingsJson
                 [.. l.UnaccountedCauses.Select(c => new CauseEntry(c.Cause, c.Seconds, c.Source))],
                 l.Evidence,
                 l.Span is { } sp ? new SpanEntry("inside each session's executions", sp.BusySessions, l.CpuShareBound, sp.Coverage) : null),
+            l.Machine is { } mc
+                ? new MachineCpuEntry(mc.CapacitySeconds, mc.WorkloadSeconds, mc.ProbeSeconds, mc.OtherSeconds, mc.OtherShare,
+                    [.. mc.BusyOthers.Select(o => new ProcessCpuEntry(o.Name, o.Pids, o.CpuSeconds, o.MachineShare))], mc.Source)
+                : null,
             l.KernelShare, l.SamplingCoverage,
             [.. l.Modules.Take(40).Select(x => new ModuleEntry(x.Process, x.Module, x.Kernel, x.ExclusiveShare, x.InclusiveShare, x.CpuMsPerExecution))],
             [.. l.Tags.Select(t => new TagEntry(t.Tag, t.Share, t.CpuMsPerExecution))],

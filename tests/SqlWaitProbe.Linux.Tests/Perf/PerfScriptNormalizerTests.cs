@@ -90,6 +90,34 @@ public sealed class PerfScriptNormalizerTests
 
         var processes = File.ReadAllLines(Path.Combine(root, BundlePaths.Processes("load")));
         Assert.Equal(["pid,ppid,name,start_ticks,start_s,last_seen_s,running_at_end", "9697,9680,postgres,78300,783.00,785.40,1"], processes);
+
+        // Every sampled process's CPU, heaviest first: the workload's backend, then the other postgres, each 2.004008 ms a sample.
+        var cpu = File.ReadAllLines(Path.Combine(root, BundlePaths.ProcessCpu("load")));
+        Assert.Equal("pid,name,role,cpu_ms,samples", cpu[0]);
+        Assert.Equal("9697,postgres,workload,1889.78,943", cpu[1]);
+        Assert.Equal("9690,postgres,other,1068.136,533", cpu[2]);
+        Assert.DoesNotContain(cpu, l => l.StartsWith("0,", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_dotnet_process_is_one_process_under_its_main_threads_name_and_its_jit_code_is_one_jit_module()
+    {
+        // A real recording of `dotnet probe.dll stacks fold …` (perf record -g, perf script -F +pid): 118 samples of
+        // pid 15156 from its main thread "dotnet" and ".NET TP Worker" threads; JIT code runs from .NET's double-mapped
+        // memory, which perf prints as (/memfd:doublemapper (deleted)).
+        var root = TestData.TempFolder();
+        var target = Path.Combine(root, BundlePaths.PerfScript("load"));
+        Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+        File.Copy(TestData.Path("perf-script/local__dotnet-doublemapper.perf.txt.gz"), target);
+
+        PerfScriptNormalizer.Normalize(root, "load", 999, 2, 0.2, probePids: [15156]);
+
+        Assert.Equal(["pid,name,role,cpu_ms,samples", "15156,dotnet,probe,118.118,118"], File.ReadAllLines(Path.Combine(root, BundlePaths.ProcessCpu("load"))));
+        var profile = ReadStacks(root, "load");
+        var modules = profile.Entries.SelectMany(e => profile.FramesOf(e.StackId)).Select(f => f.Module).Distinct().ToArray();
+        Assert.Contains("[jit]", modules);
+        Assert.DoesNotContain(modules, m => m.Contains("deleted", StringComparison.Ordinal) || m.Contains("memfd", StringComparison.Ordinal));
+        Assert.All(profile.Entries.SelectMany(e => profile.FramesOf(e.StackId)).Where(f => f.Module == "[jit]"), f => Assert.Equal("[jit]", f.Symbol));
     }
 
     [Fact]
