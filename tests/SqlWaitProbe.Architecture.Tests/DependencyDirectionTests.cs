@@ -21,6 +21,9 @@ public class DependencyDirectionTests
         { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core"] },
+
+        // The .etl reader is managed code only, so it reads traces on every OS: no TraceEvent, no Windows API.
+        { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Workload", ["SqlWaitProbe.Core"] },
@@ -42,6 +45,7 @@ public class DependencyDirectionTests
     [InlineData("SqlWaitProbe.Core")]
     [InlineData("SqlWaitProbe.Analysis")]
     [InlineData("SqlWaitProbe.Reporting")]
+    [InlineData("SqlWaitProbe.Etl")]
     public void Inner_layers_use_no_driver_tracing_or_console_library(string assemblyName)
     {
         var references = Load(assemblyName).GetReferencedAssemblies().Select(a => a.Name!).ToArray();
@@ -68,7 +72,7 @@ public class DependencyDirectionTests
         var probeAssemblies = new[]
         {
             "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload", "SqlWaitProbe.Capture",
+            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl",
         };
         foreach (var name in probeAssemblies)
         {

@@ -19,14 +19,18 @@ internal static class StacksConversion
         var input = StacksArguments.Input();
         var output = new Option<string>("--output", "-o") { Description = outputDescription, Required = true };
         var force = StacksArguments.Force();
+        var process = StacksArguments.Process();
+        var addresses = StacksArguments.Addresses();
         var command = new Command(name, description);
         command.Arguments.Add(input);
         command.Options.Add(output);
+        command.Options.Add(process);
+        command.Options.Add(addresses);
         command.Options.Add(force);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
             var path = parse.GetValue(input)!;
-            var (profile, unit) = StacksInput.LoadWithUnit(console, path);
+            var (profile, unit) = StacksInput.LoadWithUnit(console, path, StacksArguments.Selection(parse, process, addresses));
             var source = path == "-" ? "stdin" : Path.GetFileName(path);
             await StacksOutput.WriteAsync(console, parse.GetValue(output), parse.GetValue(force), stream =>
             {

@@ -25,10 +25,12 @@ public static class StacksDiffCommand
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
         var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
         var force = StacksArguments.Force();
+        var process = StacksArguments.Process();
+        var addresses = StacksArguments.Addresses();
         var command = new Command("diff", "Compare two profiles: widths from the second, red where per-execution cost grew, blue where it shrank.");
         command.Arguments.Add(before);
         command.Arguments.Add(after);
-        foreach (var option in new Option[] { output, aExec, bExec, folded, normalize, title, minWidth, width, force })
+        foreach (var option in new Option[] { output, aExec, bExec, folded, normalize, title, minWidth, width, process, addresses, force })
         {
             command.Options.Add(option);
         }
@@ -54,10 +56,11 @@ public static class StacksDiffCommand
             }
 
             var target = parse.GetValue(output);
+            var selection = StacksArguments.Selection(parse, process, addresses);
             if (parse.GetValue(folded))
             {
-                var fa = StacksInput.LoadFolded(console, a, PerfFoldOptions.Default);
-                var fb = StacksInput.LoadFolded(console, b, PerfFoldOptions.Default);
+                var fa = StacksInput.LoadFolded(console, a, PerfFoldOptions.Default, selection);
+                var fb = StacksInput.LoadFolded(console, b, PerfFoldOptions.Default, selection);
                 var scale = ea.HasValue ? eb!.Value / ea.Value : parse.GetValue(normalize) ? FoldedDiff.NormalizeTotals(fa, fb) : 1;
                 var rows = FoldedDiff.Pair(fa, fb, scale);
                 await StacksOutput.WriteTextAsync(console, target, parse.GetValue(force), writer =>
@@ -76,8 +79,8 @@ public static class StacksDiffCommand
             }
 
             var layout = StacksFlameGraphCommand.Layout(parse.GetValue(width), parse.GetValue(minWidth));
-            var pa = StacksInput.LoadProfile(console, a);
-            var pb = StacksInput.LoadProfile(console, b);
+            var pa = StacksInput.LoadProfile(console, a, selection);
+            var pb = StacksInput.LoadProfile(console, b, selection);
 
             // Without execution counts, compare each frame's percentage of all samples.
             var svg = new FlameGraphRenderer(layout with { CountName = ea.HasValue ? "samples per execution" : "% of all samples" }).RenderDiff(

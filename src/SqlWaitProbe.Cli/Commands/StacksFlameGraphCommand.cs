@@ -17,9 +17,11 @@ public static class StacksFlameGraphCommand
         var minWidth = new Option<double>("--min-width") { Description = "Leave out frames narrower than this many pixels", DefaultValueFactory = _ => 0.1 };
         var width = new Option<int>("--width") { Description = "Image width in pixels", DefaultValueFactory = _ => 1200 };
         var force = StacksArguments.Force();
+        var process = StacksArguments.Process();
+        var addresses = StacksArguments.Addresses();
         var command = new Command("flamegraph", "Draw an interactive SVG flame graph (hover, click to zoom, a search box that highlights matching frames).");
         command.Arguments.Add(input);
-        foreach (var option in new Option[] { output, title, minWidth, width, force })
+        foreach (var option in new Option[] { output, title, minWidth, width, process, addresses, force })
         {
             command.Options.Add(option);
         }
@@ -28,7 +30,7 @@ public static class StacksFlameGraphCommand
         {
             var path = parse.GetValue(input)!;
             var options = Layout(parse.GetValue(width), parse.GetValue(minWidth));
-            var profile = StacksInput.LoadProfile(console, path);
+            var profile = StacksInput.LoadProfile(console, path, StacksArguments.Selection(parse, process, addresses));
             var svg = new FlameGraphRenderer(options).Render(profile, parse.GetValue(title) ?? Path.GetFileName(path));
             await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer => writer.Write(svg));
             return 0;

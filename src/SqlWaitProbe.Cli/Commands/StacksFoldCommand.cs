@@ -18,11 +18,12 @@ public static class StacksFoldCommand
         var kernel = new Option<bool>("--kernel") { Description = "Mark kernel frames with _[k]" };
         var jit = new Option<bool>("--jit") { Description = "Mark JIT frames with _[j]" };
         var all = new Option<bool>("--all") { Description = "Both --kernel and --jit" };
-        var addrs = new Option<bool>("--addrs") { Description = "Name unresolved frames with their address" };
+        var addrs = new Option<bool>("--addrs", "--addresses") { Description = "Name unresolved frames with their address (module!0xRVA in a Windows trace)" };
+        var process = StacksArguments.Process();
         var force = StacksArguments.Force();
         var command = new Command("fold", "Fold stacks: one line per distinct stack, 'process;root;...;leaf WEIGHT'.");
         command.Arguments.Add(input);
-        foreach (var option in new Option[] { output, pid, tid, kernel, jit, all, addrs, force })
+        foreach (var option in new Option[] { output, pid, tid, kernel, jit, all, addrs, process, force })
         {
             command.Options.Add(option);
         }
@@ -36,7 +37,7 @@ public static class StacksFoldCommand
                 AnnotateJit: parse.GetValue(jit) || parse.GetValue(all),
                 IncludeAddresses: parse.GetValue(addrs));
             var path = parse.GetValue(input)!;
-            var folded = StacksInput.LoadFolded(console, path, options);
+            var folded = StacksInput.LoadFolded(console, path, options, StacksArguments.Selection(parse, process, addrs));
             await StacksOutput.WriteTextAsync(console, parse.GetValue(output), parse.GetValue(force), writer =>
             {
                 foreach (var (stack, weight) in folded.OrderBy(e => e.Key, StringComparer.Ordinal))

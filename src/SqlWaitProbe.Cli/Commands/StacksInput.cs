@@ -1,26 +1,34 @@
 using System.Globalization;
 using System.Text;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Etl;
+using SqlWaitProbe.Etl.Profiles;
 using SqlWaitProbe.Linux.Perf;
 
 namespace SqlWaitProbe.Cli.Commands;
 
 /// <summary>
-/// The input of a <c>probe stacks</c> command: <c>perf script</c> output (plain or gzip), folded stacks or speedscope
-/// JSON, detected from the content. A file is named by its path; <c>-</c> is standard input, and pipes, FIFOs and
-/// <c>/dev/stdin</c> are streamed once from start to end, never seeked.
+/// The input of a <c>probe stacks</c> command: <c>perf script</c> output (plain or gzip), folded stacks, speedscope
+/// JSON, or a Windows trace (.etl, PerfView's .etl.zip), detected from the content. A file is named by its path;
+/// <c>-</c> is standard input, and pipes, FIFOs and <c>/dev/stdin</c> are streamed once from start to end, never
+/// seeked (a trace, whose processors' buffers are merged by seeking, is copied to a private scratch file first).
 /// </summary>
 internal sealed class StacksInput : IDisposable
 {
+    private const int HeadBytes = 80;
+
+    private readonly IProbeConsole _console;
     private readonly string? _path;
     private readonly ReplayStream? _pipe;
     private bool _sniffed;
 
-    private StacksInput(string name, string? path, ReplayStream? pipe)
+    private StacksInput(IProbeConsole console, string name, string? path, ReplayStream? pipe)
     {
+        _console = console;
         Name = name;
         _path = path;
         _pipe = pipe;
@@ -41,7 +49,7 @@ internal sealed class StacksInput : IDisposable
     {
         if (argument == "-")
         {
-            return new StacksInput("stdin", null, new ReplayStream(console.OpenStandardInput()));
+            return new StacksInput(console, "stdin", null, new ReplayStream(console.OpenStandardInput()));
         }
 
         InputFile.Require(argument);
@@ -49,42 +57,46 @@ internal sealed class StacksInput : IDisposable
         if (stream.CanSeek)
         {
             stream.Dispose();
-            return new StacksInput(argument, argument, null);
+            return new StacksInput(console, argument, argument, null);
         }
 
-        return new StacksInput(argument, null, new ReplayStream(stream));
+        return new StacksInput(console, argument, null, new ReplayStream(stream));
     }
 
     /// <summary>The stacks of <paramref name="argument"/> as a profile (process first, frames as <c>module!symbol</c> when known).</summary>
-    public static StackProfile LoadProfile(IProbeConsole console, string argument) => LoadWithUnit(console, argument).Profile;
+    public static StackProfile LoadProfile(IProbeConsole console, string argument, StacksSelection? selection = null) =>
+        LoadWithUnit(console, argument, selection).Profile;
 
     /// <summary>The stacks and the unit of their weights (<c>nanoseconds</c> for perf's cpu-clock periods, <c>none</c> for counts; a speedscope file's own unit).</summary>
-    public static SpeedscopeImport LoadWithUnit(IProbeConsole console, string argument)
+    public static SpeedscopeImport LoadWithUnit(IProbeConsole console, string argument, StacksSelection? selection = null)
     {
         using var input = Open(console, argument);
-        return input.ReadProfile();
+        return input.ReadProfile(selection ?? StacksSelection.All);
     }
 
     /// <summary>Folded stack text → weight: perf input folded as inferno-collapse-perf does, folded input merged line by line.</summary>
-    public static IReadOnlyDictionary<string, long> LoadFolded(IProbeConsole console, string argument, PerfFoldOptions options)
+    public static IReadOnlyDictionary<string, long> LoadFolded(IProbeConsole console, string argument, PerfFoldOptions options, StacksSelection? selection = null)
     {
         using var input = Open(console, argument);
-        return input.ReadFolded(options);
+        return input.ReadFolded(options, selection ?? StacksSelection.All);
     }
 
     /// <summary>Reads the whole input as a profile.</summary>
-    public SpeedscopeImport ReadProfile()
+    public SpeedscopeImport ReadProfile(StacksSelection selection)
     {
         switch (Kind)
         {
+            case StacksInputKind.Etl:
+                return new SpeedscopeImport(ReadTrace(selection), "none");
             case StacksInputKind.PerfScript:
-                var perf = new PerfScriptReader();
+                var perf = new PerfScriptReader(new PerfFoldOptions(IncludeAddresses: selection.Addresses));
                 var read = perf.ReadProfile(Body(), Name);
-                return new SpeedscopeImport(read, perf.WeightUnit);
+                return new SpeedscopeImport(Only(read, selection.Process), perf.WeightUnit);
             case StacksInputKind.Speedscope:
                 using (var json = Body())
                 {
-                    return SpeedscopeReader.Read(json, Name);
+                    var imported = SpeedscopeReader.Read(json, Name);
+                    return imported with { Profile = Only(imported.Profile, selection.Process) };
                 }
 
             default:
@@ -94,19 +106,21 @@ internal sealed class StacksInput : IDisposable
                     FoldedStackFormat.ReadInto(reader, Name, profile, firstFrameIsProcess: true);
                 }
 
-                return new SpeedscopeImport(profile, "none");
+                return new SpeedscopeImport(Only(profile, selection.Process), "none");
         }
     }
 
     /// <summary>Reads the whole input as folded text → weight.</summary>
-    public IReadOnlyDictionary<string, long> ReadFolded(PerfFoldOptions options)
+    public IReadOnlyDictionary<string, long> ReadFolded(PerfFoldOptions options, StacksSelection selection)
     {
         switch (Kind)
         {
             case StacksInputKind.PerfScript:
-                return new PerfScriptReader(options).Fold(Body(), Name);
+                return Only(new PerfScriptReader(options).Fold(Body(), Name), selection.Process);
             case StacksInputKind.Speedscope:
-                return Fold(ReadProfile().Profile);
+                return Fold(ReadProfile(selection).Profile);
+            case StacksInputKind.Etl:
+                return Fold(ReadTrace(selection with { Addresses = selection.Addresses || options.IncludeAddresses, ProcessIds = selection.ProcessIds || options.IncludePid }));
             default:
                 var folded = new Dictionary<string, long>(StringComparer.Ordinal);
                 using (var reader = Text())
@@ -114,7 +128,7 @@ internal sealed class StacksInput : IDisposable
                     ReadFoldedLines(reader, folded);
                 }
 
-                return folded;
+                return Only(folded, selection.Process);
         }
     }
 
@@ -143,6 +157,63 @@ internal sealed class StacksInput : IDisposable
         return folded;
     }
 
+    // A Windows trace: every sample of the processes asked for, named as the trace allows; the Idle process's samples
+    // (processors with nothing to run) are left out of the stacks and said so on stderr, as PerfView leaves them out.
+    private StackProfile ReadTrace(StacksSelection selection)
+    {
+        using var trace = _pipe is null ? EtlFile.Open(_path!, BundleLimits.Current) : EtlFile.FromPipe(Body(), Name, BundleLimits.Current);
+        var reader = EtlTraceReader.Open(trace.Stream, trace.Name);
+        var builder = new EtlProfileBuilder(reader, new EtlProfileOptions { Addresses = selection.Addresses, Process = selection.Process, ProcessIds = selection.ProcessIds });
+        reader.Read(builder);
+        if (selection.Process is { } wanted && builder.SelectedSamples == 0)
+        {
+            throw new BadInputException($"no samples of a process named or numbered '{wanted}'; the trace has: {string.Join(", ", builder.ProcessSamples.Take(20).Select(p => p.Process))}", Name);
+        }
+
+        var s = reader.Statistics;
+        _console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{Title}: {builder.SelectedSamples} CPU samples{(selection.Process is null ? $" of {builder.ProcessSamples.Count} processes" : $" of '{selection.Process}'")}; {s.IdleSamples} samples of the Idle process (processors with nothing to run) left out, as PerfView leaves them out"));
+        return builder.Build();
+    }
+
+    // Only the entries of the process asked for: by name, or as 'name-PID' (perf folded with --pid).
+    private StackProfile Only(StackProfile profile, string? process)
+    {
+        if (process is null)
+        {
+            return profile;
+        }
+
+        var only = new StackProfile();
+        foreach (var (name, stack, weight) in profile.Entries)
+        {
+            if (IsProcess(name, process))
+            {
+                only.Add(name, profile.FramesOf(stack).ToList(), weight);
+            }
+        }
+
+        return only.TotalWeight > 0 ? only : throw NoSuchProcess(process, profile.Processes);
+    }
+
+    private Dictionary<string, long> Only(IReadOnlyDictionary<string, long> folded, string? process)
+    {
+        if (process is null)
+        {
+            return folded as Dictionary<string, long> ?? new Dictionary<string, long>(folded, StringComparer.Ordinal);
+        }
+
+        var only = folded.Where(e => IsProcess(e.Key.Split(';', 2)[0], process)).ToDictionary(e => e.Key, e => e.Value, StringComparer.Ordinal);
+        return only.Count > 0 ? only : throw NoSuchProcess(process, folded.Keys.Select(k => k.Split(';', 2)[0]).Distinct(StringComparer.Ordinal));
+    }
+
+    private static bool IsProcess(string name, string process) =>
+        string.Equals(name, process, StringComparison.Ordinal) || name.StartsWith(process + "-", StringComparison.Ordinal)
+        || (process.All(char.IsAsciiDigit) && (name.EndsWith("-" + process, StringComparison.Ordinal) || name.Contains("-" + process + "/", StringComparison.Ordinal)));
+
+    private BadInputException NoSuchProcess(string process, IEnumerable<string> processes) =>
+        new($"no process named '{process}'; the input has: {string.Join(", ", processes.Order(StringComparer.Ordinal).Take(20))}", Name);
+
     private void ReadFoldedLines(TextReader reader, Dictionary<string, long> folded)
     {
         long lineNumber = 0, total = 0;
@@ -169,6 +240,11 @@ internal sealed class StacksInput : IDisposable
 
     private StacksInputKind Detect()
     {
+        if (Head() is var head && (EtlFile.LooksLikeEtl(head) || EtlFile.LooksLikeZip(head)))
+        {
+            return StacksInputKind.Etl;
+        }
+
         var sniff = PerfScriptReader.Sniff(Body(), Name);
         if (sniff.IsPerfScript)
         {
@@ -192,6 +268,19 @@ internal sealed class StacksInput : IDisposable
         }
 
         return StacksInputKind.Folded;
+    }
+
+    // The first bytes, without taking them from the readers that follow.
+    private byte[] Head()
+    {
+        if (_pipe is not null)
+        {
+            return _pipe.Peek(HeadBytes).ToArray();
+        }
+
+        using var file = new FileStream(_path!, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, HeadBytes);
+        var head = new byte[HeadBytes];
+        return head[..file.ReadAtLeast(head, HeadBytes, throwOnEndOfStream: false)];
     }
 
     // The content from its first byte: the file opened again, or the pipe replayed (once, after sniffing).

@@ -9,4 +9,6 @@ internal enum StacksInputKind
     Folded,
     /// <summary>A speedscope JSON file, sampled or evented.</summary>
     Speedscope,
+    /// <summary>A Windows event trace log: an .etl file, or PerfView's .etl.zip.</summary>
+    Etl,
 }

@@ -2,7 +2,6 @@ using System.CommandLine;
 using Spectre.Console;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -13,24 +12,17 @@ public static class StacksModulesCommand
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
-        var process = new Option<string?>("--process") { Description = "Only this process (as perf names it, e.g. postgres)" };
         return StacksReportCommand.Create(
             console,
             "modules",
             "Show which modules the CPU samples are in: exclusive (leaf) and inclusive share, kernel vs user.",
             "table, csv or json",
             ["csv", "json"],
-            [process],
+            [],
             (parse, stacks, output) =>
             {
-                var name = parse.GetValue(process);
-                var processes = stacks.Profile.Processes;
-                if (name is not null && !processes.Contains(name, StringComparer.Ordinal))
-                {
-                    throw new BadInputException($"no process named '{name}'; the input has: {string.Join(", ", processes.Order(StringComparer.Ordinal).Take(20))}");
-                }
-
-                var shares = ModuleShares.Compute(stacks.Profile, name);
+                // --process was applied when the stacks were read.
+                var shares = ModuleShares.Compute(stacks.Profile);
                 if (output.IsJson)
                 {
                     output.Json(shares);

@@ -27,6 +27,8 @@ internal static class StacksReportCommand
     {
         var input = StacksArguments.Input();
         var format = new Option<string>("--format") { Description = formatDescription, DefaultValueFactory = _ => "table" };
+        var process = StacksArguments.Process();
+        var addresses = StacksArguments.Addresses();
         format.AcceptOnlyFromAmong(["table", .. formats]);
         var command = new Command(name, description);
         command.Arguments.Add(input);
@@ -35,10 +37,12 @@ internal static class StacksReportCommand
             command.Options.Add(option);
         }
 
+        command.Options.Add(process);
+        command.Options.Add(addresses);
         command.Options.Add(format);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async _ =>
         {
-            var stacks = StacksInput.LoadWithUnit(console, parse.GetValue(input)!);
+            var stacks = StacksInput.LoadWithUnit(console, parse.GetValue(input)!, StacksArguments.Selection(parse, process, addresses));
             report(parse, stacks, new StacksReportOutput(console, parse.GetValue(format)!));
             await console.Out.FlushAsync();
             return 0;
