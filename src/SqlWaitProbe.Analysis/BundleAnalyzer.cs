@@ -26,9 +26,8 @@ public static class BundleAnalyzer
             tags = extraTags.Merge(tags);
         }
 
-        var attach = manifest.Workload == PhaseNames.Attach;
         progress?.Report("building the time ledger");
-        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, attach, tags, manifest.LogicalCpus)).ToArray();
+        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, tags, manifest.LogicalCpus)).ToArray();
         var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
         var growth = partial.Baseline is { } b && partial.Load is { } l && !ReferenceEquals(b, l) ? Growth.Compute(b, l) : [];
         var byThreads = ledgers.OrderBy(x => x.Threads).ToArray();
@@ -96,8 +95,7 @@ public static class BundleAnalyzer
                 + string.Join("; ", bundle.Damaged.OrderBy(d => d.Key, StringComparer.Ordinal).Select(d => $"{d.Key} ({d.Value})")));
         }
 
-        var attach = manifest.Workload == PhaseNames.Attach;
-        if (attach)
+        if (manifest.IsAttach)
         {
             notes.Add("attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");
         }
@@ -119,7 +117,7 @@ public static class BundleAnalyzer
             if (p.Waits is null) absent.Add("waits.csv");
             if (p.Stacks is null) absent.Add("cpu/stacks.folded");
             if (p.Series is null) absent.Add("series.csv");
-            if (p.Overhead is null && !(attach && p.Phase.Threads == 0)) absent.Add("overhead.json");
+            if (p.Overhead is null && !p.IsAttachWindow) absent.Add("overhead.json");
             if (absent.Count > 0)
             {
                 notes.Add($"phase {p.Name}: not captured: {string.Join(", ", absent)}");

@@ -1,11 +1,10 @@
 using Serilog;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Reporting;
 
 namespace SqlWaitProbe.Capture;
 
-/// <summary>The steps every capture (PostgreSQL or SQL Server) ends with: the failure line, the error to raise, the report.</summary>
+/// <summary>The steps every capture (PostgreSQL or SQL Server) ends with: the failure line and the error to raise.</summary>
 public static class CaptureEnding
 {
     /// <summary>The one-line reason recorded in the manifest for a capture that failed with <paramref name="failure"/>.</summary>
@@ -52,44 +51,6 @@ public static class CaptureEnding
         if (failure is not null)
         {
             throw new EnvironmentProblemException("capture failed: " + reason, null, failure);
-        }
-    }
-
-    /// <summary>
-    /// Builds the report into <c>BUNDLE/report</c> unless skipped; an interrupted capture is still analysed (the
-    /// signal that interrupted it must not cancel its report). Returns the folder and the findings, or (null, []).
-    /// </summary>
-    public static async Task<(string? Folder, IReadOnlyList<string> Findings)> AnalyseAsync(string bundleRoot, bool skip, string status, IProgress<string> progress, CancellationToken cancellationToken)
-    {
-        if (skip)
-        {
-            return (null, []);
-        }
-
-        var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
-        using var bundle = CaptureBundle.Open(bundleRoot);
-        progress.Report("analysing the bundle");
-        try
-        {
-            var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
-            return (folder, findings);
-        }
-        catch (Exception e) when (DiskFull.Is(e))
-        {
-            // The bundle is whole and says how the capture ended; only its report did not fit. A half-written report
-            // is removed, so what is there is never mistaken for the whole; `probe analyze` makes it later.
-            Log.Warning("the disk filled while the report was written ({Error}); the report is left out", e.Message);
-            TryDelete(folder);
-            progress.Report($"no report: the disk is full; free some space, then run: probe analyze {bundleRoot}");
-            return (null, []);
-        }
-    }
-
-    private static void TryDelete(string folder)
-    {
-        if (Core.Files.FolderRemoval.TryDelete(folder) is { } error)
-        {
-            Log.Warning("could not remove the partial report {Folder}: {Error}", folder, error);
         }
     }
 }

@@ -1,4 +1,4 @@
-using SqlWaitProbe.Workload.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Capture;
 

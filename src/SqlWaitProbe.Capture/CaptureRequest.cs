@@ -1,6 +1,7 @@
 using System.Globalization;
 using SqlWaitProbe.Capture.Os;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Options;
 
@@ -14,7 +15,7 @@ namespace SqlWaitProbe.Capture;
 public sealed record CaptureRequest
 {
     /// <summary>The engine, created and validated from the same arguments, nothing started.</summary>
-    public required ICaptureEngine Engine { get; init; }
+    public required IEngine Engine { get; init; }
 
     /// <summary>The phases and their length.</summary>
     public required CapturePlan Plan { get; init; }
@@ -41,10 +42,10 @@ public sealed record CaptureRequest
     public required IReadOnlyDictionary<string, string> Options { get; init; }
 
     /// <summary>Workload name for logs, the manifest and the default folder: <c>attach</c> in attach mode.</summary>
-    public string WorkloadName => Engine.Workload?.Name ?? CapturePlan.AttachPhaseName;
+    public string WorkloadName => Engine.Workload?.Name ?? PhaseNames.Attach;
 
     /// <summary>Validates the engine-neutral options of <paramref name="arguments"/> for <paramref name="engine"/>; throws <see cref="BadInputException"/>.</summary>
-    public static CaptureRequest Build(CaptureArguments arguments, ICaptureEngine engine)
+    public static CaptureRequest Build(CaptureArguments arguments, IEngine engine)
     {
         if (arguments.Duration is not null && arguments.Iterations is not null)
         {
@@ -87,7 +88,7 @@ public sealed record CaptureRequest
             throw new BadInputException(error);
         }
 
-        var name = (engine.Workload?.Name ?? CapturePlan.AttachPhaseName).Replace(':', '-');
+        var name = (engine.Workload?.Name ?? PhaseNames.Attach).Replace(':', '-');
         return new CaptureRequest
         {
             Engine = engine,

@@ -3,18 +3,19 @@ using System.Runtime.InteropServices;
 using Serilog;
 using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Linux.PerfRecord;
-using SqlWaitProbe.Workload.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Capture;
 
 /// <summary>
 /// One capture from start to end, for any engine: free-space check and watch, signals and cancellation, the
 /// bundle and its log, the manifest, the server and data (asked of the engine), the OS collectors (one
-/// selection), the phases or the attach window, the ending rule, then analysis into <c>BUNDLE/report</c>.
+/// selection), the phases or the attach window and the ending rule. Analysis is not its business: the command line
+/// runs it on the bundle afterwards.
 /// Everything started is stopped again on success, error, Ctrl+C, SIGTERM, <c>--max-duration</c> and a full disk.
 /// </summary>
 public static class CaptureSession
@@ -53,7 +54,7 @@ public static class CaptureSession
             cancel.Cancel();
         });
         Log.Information("capture {RunId} ({Engine}, workload {Workload}) into {Bundle}", engine.RunId, engine.Name, request.WorkloadName, writer.Root);
-        var manifest = new CaptureManifest(writer, new BundleManifest
+        var manifest = new ManifestRecorder(writer, new BundleManifest
         {
             ToolVersion = typeof(CaptureSession).Assembly.GetName().Version?.ToString(3) ?? "0.0.0",
             RunId = engine.RunId,
@@ -104,7 +105,7 @@ public static class CaptureSession
                 var target = await engine.PrepareWorkloadAsync(progress, token);
                 dataSetup.Stop();
                 writer.WriteText(BundlePaths.WorkloadSql, engine.WorkloadScript(workload));
-                var runner = new CaptureRunner(target, request.Plan, Collectors, manifest, progress);
+                var runner = new PhaseRunner(target, request.Plan, Collectors, manifest, progress);
                 try
                 {
                     phases = await runner.RunAsync(token);
@@ -135,7 +136,7 @@ public static class CaptureSession
                     manifest.Update(m => m with { Options = Merged(m.Options, window.ManifestOptions) });
                 }
 
-                var phase = new PhaseContext(AttachPhase.Name, 0, writer.Root, window.Sessions);
+                var phase = new PhaseContext(PhaseNames.Attach, 0, writer.Root, window.Sessions);
                 await AttachPhase.RunAsync(phase, Collectors(phase), request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, window.Watching, engine.RedactMessage, token);
             }
 
@@ -157,8 +158,7 @@ public static class CaptureSession
         }
 
         CaptureEnding.ThrowIfFailed(failure, reason);
-        var (reportFolder, findings) = await CaptureEnding.AnalyseAsync(writer.Root, request.NoAnalyze, status, progress, cancellationToken);
-        return new CaptureOutcome(writer.Root, status, reason, phases, reportFolder, findings, startup) { FailedExecutions = failedExecutions };
+        return new CaptureOutcome(writer.Root, status, reason, phases, null, [], startup) { FailedExecutions = failedExecutions };
     }
 
     /// <summary>

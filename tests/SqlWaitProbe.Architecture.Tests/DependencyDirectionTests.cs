@@ -26,10 +26,12 @@ public class DependencyDirectionTests
         { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Workload", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Phases", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Packing", ["SqlWaitProbe.Core"] },
 
-        // The capture session is engine-neutral: it knows OS collectors and analysis, never an engine.
-        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Workload", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting"] },
+        // The capture session is engine-neutral and ends with the bundle: it knows OS collectors, never an engine,
+        // analysis or reports (the command line analyses the bundle afterwards).
+        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Phases", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows"] },
     };
 
     [Theory]
@@ -46,6 +48,7 @@ public class DependencyDirectionTests
     [InlineData("SqlWaitProbe.Analysis")]
     [InlineData("SqlWaitProbe.Reporting")]
     [InlineData("SqlWaitProbe.Etl")]
+    [InlineData("SqlWaitProbe.Packing")]
     public void Inner_layers_use_no_driver_tracing_or_console_library(string assemblyName)
     {
         var references = Load(assemblyName).GetReferencedAssemblies().Select(a => a.Name!).ToArray();
@@ -72,7 +75,7 @@ public class DependencyDirectionTests
         var probeAssemblies = new[]
         {
             "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Workload", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl",
+            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl", "SqlWaitProbe.Packing",
         };
         foreach (var name in probeAssemblies)
         {

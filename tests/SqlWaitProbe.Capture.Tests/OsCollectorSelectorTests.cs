@@ -1,6 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Capture.Os;
-using SqlWaitProbe.Core.Capture;
+
 
 namespace SqlWaitProbe.Capture.Tests;
 

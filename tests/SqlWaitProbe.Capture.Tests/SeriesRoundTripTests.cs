@@ -1,9 +1,10 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Pdh;
-using SqlWaitProbe.Workload.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Capture.Tests;
 
@@ -18,9 +19,9 @@ public sealed class SeriesRoundTripTests
     public async Task Series_rows_a_collector_reports_at_stop_are_in_series_csv_with_the_runners_own()
     {
         var root = TestData.TempFolder();
-        var manifest = new CaptureManifest(new BundleWriter(root), new BundleManifest { RunId = "series1", Engine = "sqlserver" });
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "series1", Engine = "sqlserver" });
         var plan = CapturePlan.Build([2], baseline: false, TimeSpan.FromSeconds(2), null);
-        var runner = new CaptureRunner(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(5)), plan,
+        var runner = new PhaseRunner(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(5)), plan,
             _ => [new ReplayedPdhCollector()], manifest, new Progress<string>());
 
         await runner.RunAsync(CancellationToken.None);

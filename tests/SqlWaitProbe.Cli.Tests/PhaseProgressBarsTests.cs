@@ -1,5 +1,5 @@
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Phases;
 using Spectre.Console;
 using Xunit;
 

@@ -1,6 +1,6 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
-using SqlWaitProbe.Core.Capture;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Workloads;
@@ -130,7 +130,7 @@ public static class ProbeStatements
 
     private static async Task<IReadOnlyList<SqlStatement>> Record(CaptureArguments arguments, int major)
     {
-        var (connection, settings) = SqlServerCaptureOptions.Read(arguments with { Engine = "sqlserver", Server = "localhost", DryRun = true }, null);
+        var (connection, settings) = SqlServerOptions.Read(arguments with { Engine = "sqlserver", Server = "localhost", DryRun = true }, null);
         // One run id for every recording, so statements that differ only by it are bound once.
         return await DryRunRecorder.RecordAsync(settings with { RunId = RunId }, connection with { RunId = RunId },
             settings.Attach ? [("attach", 0)] : Sweep, "10 s", CancellationToken.None, major);

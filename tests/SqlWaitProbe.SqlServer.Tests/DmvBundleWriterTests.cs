@@ -1,6 +1,7 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Text;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Xe;

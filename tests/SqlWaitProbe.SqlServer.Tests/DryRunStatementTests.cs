@@ -1,5 +1,5 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Workloads;
@@ -13,11 +13,11 @@ public sealed class DryRunStatementTests
     private static readonly SqlServerConnectionSettings Connection = new() { Server = "localhost", RunId = "0a1b2c3d4e" };
 
     private static Task<IReadOnlyList<SqlStatement>> Attach(params XeStream[] xe) => DryRunRecorder.RecordAsync(
-        new SqlServerCaptureSettings { RunId = "0a1b2c3d4e", XeStreams = xe, FilterDatabase = "Sales" },
+        new SqlServerSettings { RunId = "0a1b2c3d4e", XeStreams = xe, FilterDatabase = "Sales" },
         Connection, [("attach", 0)], "10 s", CancellationToken.None);
 
     private static Task<IReadOnlyList<SqlStatement>> Workload(string name, bool reset = false, params XeStream[] xe) => DryRunRecorder.RecordAsync(
-        new SqlServerCaptureSettings { RunId = "0a1b2c3d4e", Workload = SqlServerWorkloadCatalog.Find(name, 0.01), XeStreams = xe, ResetServerState = reset },
+        new SqlServerSettings { RunId = "0a1b2c3d4e", Workload = SqlServerWorkloadCatalog.Find(name, 0.01), XeStreams = xe, ResetServerState = reset },
         Connection, [("baseline", 1), ("load", 96)], "until 30 s have passed", CancellationToken.None);
 
     private static IEnumerable<SqlStatement> Sent(IEnumerable<SqlStatement> statements) => statements.Where(s => s.Purpose != "note");

@@ -1,13 +1,14 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Text;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
 using SqlWaitProbe.TestSupport;
-using SqlWaitProbe.Workload.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.SqlServer.Tests;
 
@@ -26,7 +27,7 @@ public sealed class SqlServerIntegrationTests
     {
         var runId = Guid.NewGuid().ToString("N")[..10];
         var (factory, open) = Connect(runId);
-        var settings = new SqlServerCaptureSettings
+        var settings = new SqlServerSettings
         {
             RunId = runId,
             Workload = SqlServerWorkloadCatalog.Find("hashbytes", 0.0001),
@@ -34,12 +35,12 @@ public sealed class SqlServerIntegrationTests
             SnapshotInterval = TimeSpan.FromMilliseconds(250),
         };
         var root = Path.Combine(TestData.TempFolder(), "bundle");
-        var manifest = new CaptureManifest(new BundleWriter(root), new BundleManifest { RunId = runId, Engine = "sqlserver", Workload = "hashbytes" });
-        await using (var capture = new SqlServerCapture(settings, open, factory.DataSource, factory.WorkloadDatabase))
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = runId, Engine = "sqlserver", Workload = "hashbytes" });
+        await using (var capture = new SqlServerRun(settings, open, factory.DataSource, factory.WorkloadDatabase))
         {
             await capture.PrepareAsync(new Progress<string>(), CancellationToken.None);
             Assert.True(capture.Server!.MajorVersion >= 13);
-            var runner = new CaptureRunner(capture.Target!, CapturePlan.Build([2], baseline: false, null, iterations: 20), capture.CollectorsFor, manifest, new Progress<string>());
+            var runner = new PhaseRunner(capture.Target!, CapturePlan.Build([2], baseline: false, null, iterations: 20), capture.CollectorsFor, manifest, new Progress<string>());
             await runner.RunAsync(CancellationToken.None);
         }
 
@@ -74,12 +75,12 @@ public sealed class SqlServerIntegrationTests
     {
         var runId = Guid.NewGuid().ToString("N")[..10];
         var (factory, open) = Connect(runId);
-        var settings = new SqlServerCaptureSettings { RunId = runId, SnapshotInterval = TimeSpan.FromMilliseconds(250) };
-        await using var capture = new SqlServerCapture(settings, open, factory.DataSource, factory.WorkloadDatabase);
+        var settings = new SqlServerSettings { RunId = runId, SnapshotInterval = TimeSpan.FromMilliseconds(250) };
+        await using var capture = new SqlServerRun(settings, open, factory.DataSource, factory.WorkloadDatabase);
         await capture.PrepareAsync(new Progress<string>(), CancellationToken.None);
         Assert.Null(capture.Target);
         var root = TestData.TempFolder();
-        var phase = new Core.Capture.PhaseContext("attach", 0, root, []);
+        var phase = new PhaseContext("attach", 0, root, []);
         var collectors = capture.CollectorsFor(phase);
         foreach (var c in collectors)
         {

@@ -1,6 +1,7 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Dmv;
@@ -62,7 +63,7 @@ public sealed class WorkerThreadSamplerTests
     public async Task The_dry_run_lists_the_worker_thread_query_only_with_off_cpu_on()
     {
         var connection = new SqlServerConnectionSettings { Server = "localhost", RunId = "0a1b2c3d4e" };
-        SqlServerCaptureSettings Settings(bool offCpu) => new() { RunId = "0a1b2c3d4e", Workload = SqlServerWorkloadCatalog.Find("hashbytes", 0.01), SampleWorkerThreads = offCpu };
+        SqlServerSettings Settings(bool offCpu) => new() { RunId = "0a1b2c3d4e", Workload = SqlServerWorkloadCatalog.Find("hashbytes", 0.01), SampleWorkerThreads = offCpu };
 
         var on = await DryRunRecorder.RecordAsync(Settings(true), connection, [("load", 8)], "until 30 s have passed", CancellationToken.None);
         var off = await DryRunRecorder.RecordAsync(Settings(false), connection, [("load", 8)], "until 30 s have passed", CancellationToken.None);

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Xe;

@@ -1,5 +1,6 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Xe;
@@ -58,8 +59,8 @@ public sealed class XeServerMetadataTests
     [Fact]
     public async Task The_dry_run_shows_the_metadata_queries_and_what_each_answer_changes()
     {
-        var statements = await Capture.DryRunRecorder.RecordAsync(
-            new Capture.SqlServerCaptureSettings { RunId = "0a1b2c3d4e", XeStreams = [XeStream.Pages, XeStream.Latches] },
+        var statements = await DryRunRecorder.RecordAsync(
+            new SqlServerSettings { RunId = "0a1b2c3d4e", XeStreams = [XeStream.Pages, XeStream.Latches] },
             new Connection.SqlServerConnectionSettings { Server = "localhost", RunId = "0a1b2c3d4e" }, [("attach", 0)], "10 s", CancellationToken.None);
         var text = string.Join("\n", statements.Select(s => s.Purpose + " " + s.Text));
         Assert.Contains("sys.dm_xe_objects", text);
@@ -75,8 +76,8 @@ public sealed class XeServerMetadataTests
     [InlineData(17, true)]
     public async Task View_server_performance_state_is_asked_only_of_servers_that_know_it(int major, bool asked)
     {
-        var statements = await Capture.DryRunRecorder.RecordAsync(
-            new Capture.SqlServerCaptureSettings { RunId = "0a1b2c3d4e" },
+        var statements = await DryRunRecorder.RecordAsync(
+            new SqlServerSettings { RunId = "0a1b2c3d4e" },
             new Connection.SqlServerConnectionSettings { Server = "localhost", RunId = "0a1b2c3d4e" }, [("attach", 0)], "10 s", CancellationToken.None, major);
         var permission = statements.Single(s => s.Purpose.EndsWith("permission check", StringComparison.Ordinal)).Text;
         Assert.Equal(asked, permission.Contains("VIEW SERVER PERFORMANCE STATE", StringComparison.Ordinal));

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
 
 namespace SqlWaitProbe.TestSupport;
 

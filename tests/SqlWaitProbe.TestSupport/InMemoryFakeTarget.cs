@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.TestSupport;
 

@@ -3,7 +3,7 @@ using System.Runtime.Versioning;
 using System.Text.Json;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
@@ -81,7 +81,7 @@ public sealed class EtwLiveCaptureTests
     {
         var root = TestData.TempFolder("probe-etw");
         var progress = new ListProgress();
-        var settings = new EtwCaptureSettings
+        var settings = new EtwCpuSettings
         {
             RunId = "test-" + Guid.NewGuid().ToString("N")[..8],
             ServerProcess = Process.GetCurrentProcess().ProcessName,

@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
@@ -26,7 +27,7 @@ public sealed class EtwLiveOffCpuTests
         try
         {
             var offCpu = new EtwOffCpuOutcome();
-            var settings = new EtwCaptureSettings
+            var settings = new EtwCpuSettings
             {
                 RunId = "test-" + Guid.NewGuid().ToString("N")[..8],
                 ServerProcess = Process.GetCurrentProcess().ProcessName,

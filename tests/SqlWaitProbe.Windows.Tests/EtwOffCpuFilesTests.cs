@@ -1,7 +1,8 @@
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Analysis.Ledger;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;

@@ -1,7 +1,7 @@
 using Microsoft.Data.SqlClient;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.TestSupport;
@@ -40,7 +40,7 @@ public sealed class LocalDbCaptureTests
                 connections.Add(connection);
             }
 
-            var etw = new EtwCpuCollector(new EtwCaptureSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8] });
+            var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8] });
             var pdh = new PdhCounterCollector("sqlservr");
             var phase = new PhaseContext("load", connections.Count, root, []);
             await etw.StartAsync(phase, CancellationToken.None);

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Pdh;

@@ -16,7 +16,7 @@ public static class BundleReader
         foreach (var phase in bundle.Manifest.Phases)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            if (bundle.Has(BundlePaths.Executions(phase.Name)) || IsAttachWindow(bundle, phase))
+            if (bundle.Has(BundlePaths.Executions(phase.Name)) || bundle.Manifest.IsAttachWindow(phase))
             {
                 phases.Add(ReadPhase(bundle, phase, cancellationToken));
             }
@@ -30,10 +30,13 @@ public static class BundleReader
     {
         var name = phase.Name;
         var serverProcess = bundle.Manifest.ServerProcess;
+        var window = bundle.Manifest.IsAttachWindow(phase);
         return new PhaseData
         {
             Phase = phase,
-            Executions = IsAttachWindow(bundle, phase) && !bundle.Has(BundlePaths.Executions(name))
+            AttachMode = bundle.Manifest.IsAttach,
+            IsAttachWindow = window,
+            Executions = window && !bundle.Has(BundlePaths.Executions(name))
                 ? new ExecutionStats(0, 0, 0, 0, 0, new LatencyStats(0, 0, 0, 0))
                 : ReadExecutions(bundle, BundlePaths.Executions(name)),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
@@ -53,9 +56,6 @@ public static class BundleReader
             XePages = ReadXePages(bundle, BundlePaths.XePageEvents(name), phase.StartUtc, cancellationToken),
         };
     }
-
-    /// <summary>True for the phase of an attach capture: no workload ran, so it has no executions.csv.</summary>
-    public static bool IsAttachWindow(CaptureBundle bundle, BundlePhase phase) => bundle.Manifest.Workload == PhaseNames.Attach && phase.Threads == 0;
 
     /// <summary>executions.csv: <c>session,start_ms,end_ms,rows,error</c>.</summary>
     public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative)

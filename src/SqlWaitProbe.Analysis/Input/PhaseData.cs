@@ -9,6 +9,12 @@ public sealed record PhaseData
     /// <summary>The phase as the manifest lists it.</summary>
     public required BundlePhase Phase { get; init; }
 
+    /// <summary>The bundle is an attach-mode capture (<see cref="BundleManifest.IsAttach"/>): waits may be server-wide.</summary>
+    public bool AttachMode { get; init; }
+
+    /// <summary>This phase is the attach window (<see cref="BundleManifest.IsAttachWindow"/>): no workload, no executions.</summary>
+    public bool IsAttachWindow { get; init; }
+
     /// <summary>executions.csv (the only required file).</summary>
     public required ExecutionStats Executions { get; init; }
 

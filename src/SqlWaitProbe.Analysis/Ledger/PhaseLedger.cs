@@ -84,8 +84,8 @@ public sealed record PhaseLedger
     /// <summary>Attach mode: the sessions watched (sessions.csv rows); null for a workload phase.</summary>
     public int? WatchedSessions { get; init; }
 
-    /// <summary>True for the attach window, which ran no workload: no throughput, CPU is reported in total ms.</summary>
-    public bool IsAttach => WatchedSessions is not null;
+    /// <summary>True for the attach window (<see cref="Input.PhaseData.IsAttachWindow"/>), which ran no workload: no throughput, CPU is reported in total ms.</summary>
+    public bool IsAttach { get; init; }
 
     /// <summary>The phase heading of the reports, e.g. <c>8 session(s), 1200 executions, 300/s, 26.7 ms per execution</c>.</summary>
     public string Headline => IsAttach

@@ -24,17 +24,18 @@ public static class TimeLedger
     public const string RunQueue = "run queue (runnable, waiting for a CPU)";
 
     /// <summary>
-    /// Computes the ledger. <paramref name="attachMode"/> uses server-wide waits when no session-scope waits exist;
+    /// Computes the ledger; in attach mode (<see cref="PhaseData.AttachMode"/>) server-wide waits stand in when no
+    /// session-scope waits exist.
     /// <paramref name="logicalCpus"/> gives the physical bound of the CPU share.
     /// </summary>
-    public static PhaseLedger Compute(PhaseData phase, string serverProcess, bool attachMode, StackTagSet? tags, int logicalCpus = 0)
+    public static PhaseLedger Compute(PhaseData phase, string serverProcess, StackTagSet? tags, int logicalCpus = 0)
     {
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
-        var attachWindow = attachMode && executions == 0;
+        var attachWindow = phase.IsAttachWindow;
         var session = attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var span = attachWindow ? null : SpanMeasure.Compute(phase);
-        var (waits, waitsCaptured) = SelectWaits(phase, attachMode, span);
+        var (waits, waitsCaptured) = SelectWaits(phase, phase.AttachMode, span);
         var waitSeconds = waits.Sum(w => w.Seconds);
         var cpuCaptured = span is not null || phase.Sessions is not null;
         var cpu = span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
@@ -121,7 +122,8 @@ public static class TimeLedger
             KernelShare = kernelShare,
             SamplingCoverage = phase.Sampling?.Coverage,
             Machine = MachineCpu.Compute(phase, serverProcess, logicalCpus),
-            WatchedSessions = attachMode && executions == 0 ? phase.Sessions?.Sessions ?? 0 : null,
+            IsAttach = attachWindow,
+            WatchedSessions = attachWindow ? phase.Sessions?.Sessions ?? 0 : null,
         };
     }
 

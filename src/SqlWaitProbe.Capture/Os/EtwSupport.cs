@@ -1,6 +1,6 @@
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Pdh;
@@ -11,7 +11,7 @@ namespace SqlWaitProbe.Capture.Os;
 public static class EtwSupport
 {
     /// <summary>The ETW stack collector for a capture, or one that records why it cannot run off Windows.</summary>
-    public static ICollector CreateCpuCollector(EtwCaptureSettings settings, IProgress<string>? progress) =>
+    public static ICollector CreateCpuCollector(EtwCpuSettings settings, IProgress<string>? progress) =>
         OperatingSystem.IsWindows()
             ? new EtwCpuCollector(settings, progress)
             : new NotRunCollector("etw", CollectorStatus.Failed, EtwAvailability.NeedsWindows);

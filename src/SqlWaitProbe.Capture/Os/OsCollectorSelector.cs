@@ -1,6 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using System.Globalization;
-using SqlWaitProbe.Core.Capture;
+
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.Pdh;
@@ -118,8 +118,8 @@ public static class OsCollectorSelector
 
     /// <summary>The ETW profile interval for <c>--sample-hz</c>: 1000 ÷ Hz milliseconds within what Windows accepts; 1 ms when no rate was given.</summary>
     public static double EtwIntervalMSec(OsCollectorOptions options) => options.SampleHzGiven
-        ? Math.Clamp(1000.0 / options.SampleHz, EtwCaptureSettings.MinIntervalMSec, EtwCaptureSettings.MaxIntervalMSec)
-        : EtwCaptureSettings.DefaultIntervalMSec;
+        ? Math.Clamp(1000.0 / options.SampleHz, EtwCpuSettings.MinIntervalMSec, EtwCpuSettings.MaxIntervalMSec)
+        : EtwCpuSettings.DefaultIntervalMSec;
 
     /// <summary>
     /// How perf walks stacks in this capture, and why (<see cref="PerfCallGraph.Choose"/>): decided once, before the

@@ -1,5 +1,5 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Linux.OffCpu;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
@@ -49,7 +49,7 @@ public static class OsCollectors
                     ServerProcess = serverProcess, WorkloadRootPid = serverPid, WorkloadPids = backends,
                 }),
                 _ => EtwSupport.CreateCpuCollector(
-                    new EtwCaptureSettings
+                    new EtwCpuSettings
                     {
                         RunId = runId,
                         ServerProcess = serverProcess,

@@ -1,7 +1,8 @@
 using System.CommandLine;
 using SqlWaitProbe.Capture;
-using SqlWaitProbe.Cli.Capture;
+using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
+using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -21,7 +22,7 @@ public static class CaptureCommand
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             var arguments = CaptureArgumentsReader.Read(parse);
-            var request = CaptureRequest.Build(arguments, CaptureEngines.Create(arguments, console));
+            var request = CaptureRequest.Build(arguments, EngineCatalog.Create(arguments, console));
             if (arguments.DryRun)
             {
                 await CaptureDryRun.WriteAsync(request, console.Out, token);
@@ -44,10 +45,10 @@ public static class CaptureCommand
             }
 
             var outcome = await ProgressReporter.RunAsync(console, $"capture {request.WorkloadName} into {request.Output}",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
+                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
                 plain: parse.GetValue(CaptureOptions.Format) == "json");
-            CaptureReport.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", console.Out);
-            return CaptureReport.ExitCode(outcome);
+            CaptureSummary.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", console.Out);
+            return CaptureSummary.ExitCode(outcome);
         }));
         return command;
     }

@@ -4,8 +4,8 @@ using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Check;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
-using SqlWaitProbe.Postgres.Capture;
-using SqlWaitProbe.SqlServer.Capture;
+using SqlWaitProbe.Postgres.Engine;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Connection;
 
 namespace SqlWaitProbe.Cli.Commands;

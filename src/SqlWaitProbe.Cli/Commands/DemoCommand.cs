@@ -2,11 +2,13 @@ using System.CommandLine;
 using System.Globalization;
 using SqlWaitProbe.Capture;
 using SqlWaitProbe.Capture.Os;
-using SqlWaitProbe.Cli.Capture;
+using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Linux.PerfRecord;
-using SqlWaitProbe.Postgres.Capture;
+using SqlWaitProbe.Postgres.Engine;
 using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -38,7 +40,7 @@ public static class DemoCommand
             var cpu = parse.GetValue(Cpu)?.ToLowerInvariant();
             if (cpu is not (null or "perf" or "none"))
             {
-                throw new Core.Errors.BadInputException($"--cpu '{cpu}' is not available on Linux; use perf or none");
+                throw new BadInputException($"--cpu '{cpu}' is not available on Linux; use perf or none");
             }
 
             if (cpu != "none" && PerfAvailability.Problem() is { } problem)
@@ -60,7 +62,7 @@ public static class DemoCommand
                 Verbose = parse.GetValue(GlobalOptions.Verbose),
                 Force = parse.GetValue(Force),
             };
-            var request = CaptureRequest.Build(arguments, PostgresCaptureEngine.Create(arguments)) with
+            var request = CaptureRequest.Build(arguments, PostgresEngine.Create(arguments)) with
             {
                 Options = new Dictionary<string, string>(StringComparer.Ordinal)
                 {
@@ -69,11 +71,11 @@ public static class DemoCommand
             };
             OutputPath.CheckCaptureFolder(request.Output, request.Force);
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
-                progress => CaptureSession.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
+                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");
-            CaptureReport.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
+            CaptureSummary.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
 
-            return CaptureReport.ExitCode(outcome);
+            return CaptureSummary.ExitCode(outcome);
         }));
         return command;
     }

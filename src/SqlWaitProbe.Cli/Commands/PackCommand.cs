@@ -3,7 +3,7 @@ using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Reporting;
-using SqlWaitProbe.Reporting.Packing;
+using SqlWaitProbe.Packing;
 
 namespace SqlWaitProbe.Cli.Commands;
 

@@ -2,7 +2,7 @@ using System.CommandLine;
 using System.Text.Json;
 using Spectre.Console;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Postgres.Workloads;

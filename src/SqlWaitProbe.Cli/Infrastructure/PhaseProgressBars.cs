@@ -1,7 +1,7 @@
 using System.Globalization;
 using Serilog;
 using Spectre.Console;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 

@@ -1,5 +1,5 @@
 using Serilog;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 

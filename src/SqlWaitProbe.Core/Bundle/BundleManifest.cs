@@ -36,6 +36,16 @@ public sealed record BundleManifest
     /// <summary>Workload name, or <c>attach</c> when no workload ran.</summary>
     public string Workload { get; init; } = "";
 
+    /// <summary>
+    /// An attach-mode capture: the probe ran no workload and watched the server's own sessions. The manifest's workload
+    /// says so, in every bundle version; nothing else decides it.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool IsAttach => Workload == PhaseNames.Attach;
+
+    /// <summary>The window of an attach-mode capture: a phase of no sessions of the probe's own, hence no executions.csv.</summary>
+    public bool IsAttachWindow(BundlePhase phase) => IsAttach && phase.Threads == 0;
+
     /// <summary>The capture options as given, with secrets removed.</summary>
     public IReadOnlyDictionary<string, string> Options { get; init; } = new Dictionary<string, string>();
 

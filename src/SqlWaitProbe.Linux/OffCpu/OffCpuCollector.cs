@@ -3,7 +3,7 @@ using System.Globalization;
 using System.IO.Compression;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.PerfRecord;
 

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Stacks;

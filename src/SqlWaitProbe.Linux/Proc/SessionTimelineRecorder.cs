@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Linux.Proc;

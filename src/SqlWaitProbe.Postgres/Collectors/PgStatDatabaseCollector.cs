@@ -1,6 +1,6 @@
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 
 namespace SqlWaitProbe.Postgres.Collectors;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Postgres.Collectors;

@@ -1,5 +1,5 @@
 using System.Globalization;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Postgres.Workloads;

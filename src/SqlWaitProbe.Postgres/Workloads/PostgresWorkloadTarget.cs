@@ -1,5 +1,5 @@
 using Npgsql;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.Postgres.Workloads;
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.SqlServer.Dmv;

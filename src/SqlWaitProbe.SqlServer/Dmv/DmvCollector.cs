@@ -1,5 +1,5 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.SqlServer.Commands;
 
 namespace SqlWaitProbe.SqlServer.Dmv;

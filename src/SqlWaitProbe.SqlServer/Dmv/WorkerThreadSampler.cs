@@ -1,6 +1,6 @@
 using System.Globalization;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.SqlServer.Commands;
 
 namespace SqlWaitProbe.SqlServer.Dmv;

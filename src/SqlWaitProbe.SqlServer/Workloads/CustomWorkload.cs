@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.SqlServer.Workloads;

@@ -1,4 +1,4 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.SqlServer.Workloads;
 

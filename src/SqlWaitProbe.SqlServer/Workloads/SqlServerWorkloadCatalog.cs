@@ -1,4 +1,4 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.SqlServer.Workloads;

@@ -1,6 +1,6 @@
 using Serilog;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.SqlServer.Commands;

@@ -5,7 +5,7 @@ using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Session;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Symbols;
@@ -19,7 +19,7 @@ namespace SqlWaitProbe.Windows.Etw;
 [SupportedOSPlatform("windows")]
 public sealed class EtwCpuCollector : ICollector
 {
-    private readonly EtwCaptureSettings _settings;
+    private readonly EtwCpuSettings _settings;
     private readonly IProgress<string> _progress;
     private TraceEventSession? _session;
     private string? _etlPath;
@@ -28,7 +28,7 @@ public sealed class EtwCpuCollector : ICollector
     private DateTime _startUtc;
 
     /// <summary>Creates the collector; <paramref name="progress"/> receives symbol-loading and conversion messages.</summary>
-    public EtwCpuCollector(EtwCaptureSettings settings, IProgress<string>? progress = null)
+    public EtwCpuCollector(EtwCpuSettings settings, IProgress<string>? progress = null)
     {
         _settings = settings ?? throw new ArgumentNullException(nameof(settings));
         _progress = progress ?? new Progress<string>(_ => { });

@@ -1,3 +1,5 @@
+using SqlWaitProbe.Core.Collectors;
+
 namespace SqlWaitProbe.Windows.OffCpu;
 
 /// <summary>
@@ -6,11 +8,11 @@ namespace SqlWaitProbe.Windows.OffCpu;
 /// </summary>
 public sealed class EtwOffCpuOutcome
 {
-    private readonly TaskCompletionSource<Core.Capture.CollectorOutcome> _outcome = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource<CollectorOutcome> _outcome = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Sets the outcome; later calls are ignored, so a fallback set in a finally block never overrides the real one.</summary>
-    public void Set(Core.Capture.CollectorOutcome outcome) => _outcome.TrySetResult(outcome);
+    public void Set(CollectorOutcome outcome) => _outcome.TrySetResult(outcome);
 
     /// <summary>The outcome once the ETW collector has set it.</summary>
-    public Task<Core.Capture.CollectorOutcome> Task => _outcome.Task;
+    public Task<CollectorOutcome> Task => _outcome.Task;
 }

@@ -1,6 +1,6 @@
 using System.Runtime.Versioning;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 
 namespace SqlWaitProbe.Windows.Pdh;
 

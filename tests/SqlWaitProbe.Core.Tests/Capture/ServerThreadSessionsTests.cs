@@ -1,4 +1,4 @@
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
 
 namespace SqlWaitProbe.Core.Tests.Capture;
 

@@ -1,6 +1,6 @@
-using SqlWaitProbe.Postgres.Capture;
+using SqlWaitProbe.Postgres.Engine;
 
-namespace SqlWaitProbe.Postgres.Tests.Capture;
+namespace SqlWaitProbe.Postgres.Tests.Engine;
 
 /// <summary>A filter value printed in the dry run's comments cannot end the comment and put SQL on a line of its own.</summary>
 public sealed class PostgresDryRunLiteralTests

@@ -1,6 +1,7 @@
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Core.Capture;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.OffCpu;
 using SqlWaitProbe.Linux.PerfRecord;

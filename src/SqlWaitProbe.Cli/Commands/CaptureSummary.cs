@@ -1,0 +1,91 @@
+using System.Globalization;
+using SqlWaitProbe.Capture;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
+
+namespace SqlWaitProbe.Cli.Commands;
+
+/// <summary>Prints the end of a capture: bundle path, per-phase throughput and latency, report path.</summary>
+public static class CaptureSummary
+{
+    /// <summary>Writes the summary to <paramref name="output"/>.</summary>
+    public static void Print(CaptureOutcome outcome, TextWriter output)
+    {
+        output.WriteLine($"bundle: {outcome.BundleRoot} ({outcome.Status}{(outcome.Reason is null ? "" : ": " + outcome.Reason)})");
+        if (outcome.Phases.Count > 0)
+        {
+            output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
+            foreach (var p in outcome.Phases)
+            {
+                var ratio = p.Overhead.Ratio is not { } r ? "n/a"
+                    : p.Overhead.RatioLow is { } low && p.Overhead.RatioHigh is { } high
+                        ? string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({low:0.00}–{high:0.00})")
+                        : r.ToString("0.000", CultureInfo.InvariantCulture);
+                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00}  {9}",
+                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max, ratio));
+            }
+        }
+
+        if (outcome.FailedExecutions is { } failed)
+        {
+            output.WriteLine("errors: " + failed);
+        }
+
+        output.WriteLine(outcome.ReportFolder is null
+            ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
+            : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
+    }
+
+    /// <summary>
+    /// Writes the summary as one JSON object for scripts: bundle, status, per-phase counts, rates (per second) and
+    /// latencies (ms), the report folder and the first findings.
+    /// </summary>
+    public static void WriteJson(CaptureOutcome outcome, TextWriter output)
+    {
+        var summary = new
+        {
+            Bundle = outcome.BundleRoot,
+            outcome.Status,
+            outcome.Reason,
+            Phases = outcome.Phases.Select(p => new
+            {
+                p.Name,
+                Sessions = p.Threads,
+                p.Executions,
+                p.Errors,
+                p.Seconds,
+                ExecutionsPerSecond = p.PerSecond,
+                LatencyMs = new { p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max },
+                Overhead = new { p.Overhead.Ratio, Low = p.Overhead.RatioLow, High = p.Overhead.RatioHigh, p.Overhead.Method },
+            }),
+            outcome.FailedExecutions,
+            Report = outcome.ReportFolder is null ? null : Path.Combine(outcome.ReportFolder, "report.html"),
+            outcome.Findings,
+        };
+        output.Write(JsonSerializer.Serialize(summary, ProbeJson.Options) + "\n");
+    }
+
+    /// <summary>Prints the summary in the chosen <c>--format</c>: text (with the first findings when asked) or json.</summary>
+    public static void Write(CaptureOutcome outcome, string format, TextWriter output, int findings = 0)
+    {
+        if (format == "json")
+        {
+            WriteJson(outcome, output);
+            return;
+        }
+
+        Print(outcome, output);
+        if (findings > 0 && outcome.Findings.Count > 0)
+        {
+            output.WriteLine("first findings:");
+            foreach (var finding in outcome.Findings.Take(findings))
+            {
+                output.WriteLine("  - " + finding);
+            }
+        }
+    }
+
+    /// <summary>The exit code of a finished capture: 0 complete, 130 interrupted.</summary>
+    public static int ExitCode(CaptureOutcome outcome) => outcome.Status == BundleStatus.Complete ? 0 : outcome.Status == BundleStatus.Interrupted ? 130 : 1;
+}

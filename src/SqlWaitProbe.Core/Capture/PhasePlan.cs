@@ -1,6 +1,0 @@
-namespace SqlWaitProbe.Core.Capture;
-
-/// <summary>One phase to run: its name and session count.</summary>
-/// <param name="Name"><c>baseline</c>, <c>load</c>, or a sweep level named by its thread count.</param>
-/// <param name="Threads">Concurrent sessions.</param>
-public sealed record PhasePlan(string Name, int Threads);

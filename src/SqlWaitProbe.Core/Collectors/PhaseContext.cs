@@ -1,0 +1,69 @@
+using System.Collections.Concurrent;
+using SqlWaitProbe.Core.Workloads;
+
+namespace SqlWaitProbe.Core.Collectors;
+
+/// <summary>What collectors know about the phase they are collecting for.</summary>
+public sealed class PhaseContext
+{
+    private readonly ConcurrentDictionary<int, WorkloadSessionInfo> _observed = new();
+
+    /// <summary>Creates the context for one phase.</summary>
+    public PhaseContext(string name, int threads, string bundleRoot, IReadOnlyList<WorkloadSessionInfo> sessions)
+    {
+        Name = name;
+        Threads = threads;
+        BundleRoot = bundleRoot;
+        Sessions = sessions;
+    }
+
+    /// <summary><c>baseline</c>, <c>load</c>, a sweep level, or <c>attach</c>.</summary>
+    public string Name { get; }
+
+    /// <summary>Concurrent workload sessions.</summary>
+    public int Threads { get; }
+
+    /// <summary>Absolute path of the bundle folder; collectors write under <see cref="Bundle.BundlePaths.Phase"/>.</summary>
+    public string BundleRoot { get; }
+
+    /// <summary>The workload's connections (empty in attach mode).</summary>
+    public IReadOnlyList<WorkloadSessionInfo> Sessions { get; }
+
+    /// <summary>Set by the runner when the barrier releases the sessions.</summary>
+    public DateTime StartUtc { get; set; }
+
+    /// <summary>Set by the runner when the last session has stopped.</summary>
+    public DateTime EndUtc { get; set; }
+
+    /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
+    public PhaseSeries Series { get; } = new();
+
+    /// <summary>Which session each server OS thread served (SQL Server's worker threads), for the Windows off-CPU stacks.</summary>
+    public ServerThreadSessions ServerThreads { get; } = new();
+
+    /// <summary>Per-session CPU accounting keyed by driver session number; the runner writes it to <c>sessions.csv</c>.</summary>
+    public ConcurrentDictionary<int, SessionCpuTime> SessionCpu { get; } = new();
+
+    /// <summary>
+    /// Records a session a collector observed on the server (attach mode, where the probe opened none) with its CPU
+    /// accounting; the runner lists it in <c>sessions.csv</c> after <see cref="Sessions"/>.
+    /// </summary>
+    public void ObserveSession(WorkloadSessionInfo session, SessionCpuTime cpu)
+    {
+        ArgumentNullException.ThrowIfNull(session);
+        _observed[session.Session] = session;
+        SessionCpu[session.Session] = cpu;
+    }
+
+    /// <summary>The phase's own sessions, then the observed ones by number: the rows of <c>sessions.csv</c>.</summary>
+    public IReadOnlyList<WorkloadSessionInfo> AllSessions() =>
+        [.. Sessions, .. _observed.Values.Where(o => Sessions.All(s => s.Session != o.Session)).OrderBy(o => o.Session)];
+
+    /// <summary>Absolute path of a bundle-relative file, creating its folder.</summary>
+    public string PathFor(string relative)
+    {
+        var full = Path.Combine(BundleRoot, relative.Replace('/', Path.DirectorySeparatorChar));
+        Directory.CreateDirectory(Path.GetDirectoryName(full)!);
+        return full;
+    }
+}

@@ -1,0 +1,19 @@
+namespace SqlWaitProbe.Core.Engines;
+
+/// <summary>What an engine found when it prepared the server.</summary>
+/// <param name="Version">The server version for the manifest.</param>
+/// <param name="Summary">One progress line for the user, e.g. <c>PostgreSQL 16.4 (embedded); waits from pg_stat_activity sampling</c>.</param>
+/// <param name="IsLocal">True when the server runs on this machine, so OS collectors see its processes.</param>
+/// <param name="ManifestOptions">Settings to record in the manifest's options, next to the options as given.</param>
+public sealed record EngineServer(string Version, string Summary, bool IsLocal, IReadOnlyDictionary<string, string> ManifestOptions)
+{
+    /// <summary>The server's configuration, read read-only (memory model, trace flags, non-default settings…), for the manifest.</summary>
+    public IReadOnlyDictionary<string, string> Configuration { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// The server's own process on this machine when the engine knows it (the embedded postmaster, <c>sqlservr</c>'s
+    /// <c>SERVERPROPERTY('ProcessID')</c>): it and its descendants are the workload's CPU. Null when unknown: the
+    /// sessions' backends are then the workload.
+    /// </summary>
+    public int? ServerPid { get; init; }
+}

@@ -1,0 +1,122 @@
+using System.IO.Compression;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Text;
+
+namespace SqlWaitProbe.Packing;
+
+/// <summary>
+/// Zips a verified bundle with its report for a support ticket, optionally redacted. Only the manifest, the files
+/// it lists and the report's files are packed, each read as a regular file inside the bundle (links are refused),
+/// so nothing from outside the bundle can travel with it.
+/// </summary>
+public static class BundlePacker
+{
+    /// <summary>
+    /// Writes <paramref name="zipPath"/> from the bundle (report included). With <paramref name="redact"/>, the copy is
+    /// redacted and its manifest's file hashes are recomputed so the packed bundle verifies. Returns notes for the user.
+    /// </summary>
+    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, bool redact)
+    {
+        var notes = new List<string>();
+        // Scratch in a private run folder: removed at the end, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
+        var scratch = TemporaryRuns.Begin("pack");
+        var staging = scratch.PathFor("staging");
+        var full = Path.GetFullPath(zipPath);
+        try
+        {
+            var unlisted = CopyListed(bundle, staging);
+            if (unlisted > 0)
+            {
+                notes.Add($"left out {unlisted} file(s) the manifest does not list");
+            }
+
+            if (redact)
+            {
+                var sqlPath = Path.Combine(staging, BundlePaths.WorkloadSql);
+                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, LocalFolders(bundle));
+                var removed = redactor.RedactFolder(staging);
+                var manifestPath = Path.Combine(staging, BundlePaths.Manifest);
+                var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);
+                File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(staging) }, ProbeJson.Options));
+                notes.Add($"redacted {redactor.Map.Count} name(s) and query text(s) with placeholders, and local folder paths");
+                notes.AddRange(redactor.Kept.Select(k => "not redacted: " + k));
+                if (removed.Count > 0)
+                {
+                    File.WriteAllText(Path.Combine(staging, "REDACTED.txt"), "Files left out because they could not be redacted or analysis does not need them:\n" + string.Join('\n', removed) + "\n");
+                    notes.Add($"left out {removed.Count} file(s) that cannot be redacted or are not needed for analysis: {string.Join(", ", removed.Take(3))}{(removed.Count > 3 ? ", …" : "")}");
+                }
+            }
+
+            Core.Files.AtomicFile.Produce(full, temp =>
+            {
+                // Recorded before it exists and made exclusively, so a signal, exit or 'probe cleanup' deletes only this very file.
+                var partial = new RunResource { Name = "partial-zip", Description = "the zip being written", Path = temp };
+                scratch.Record(partial);
+                using var zipStream = new FileStream(temp, FileMode.CreateNew, FileAccess.ReadWrite);
+                scratch.Record(partial.WithPathIdentity());
+                ZipFile.CreateFromDirectory(staging, zipStream, CompressionLevel.Optimal, includeBaseDirectory: false);
+            });
+            return notes;
+        }
+        finally
+        {
+            TemporaryRuns.End(scratch);
+        }
+    }
+
+    /// <summary>Copies the manifest, every listed file and the report's files into <paramref name="staging"/>; returns how many other files were left out.</summary>
+    private static int CopyListed(CaptureBundle bundle, string staging)
+    {
+        var wanted = bundle.Manifest.Files.Select(f => f.Path).Prepend(BundlePaths.Manifest).ToList();
+        var report = Path.Combine(bundle.Root, BundlePaths.ReportFolder);
+        if (Directory.Exists(report) && new DirectoryInfo(report).LinkTarget is null)
+        {
+            wanted.AddRange(Directory.EnumerateFiles(report, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = FileAttributes.ReparsePoint })
+                .Select(f => Path.GetRelativePath(bundle.Root, f).Replace('\\', '/'))
+                .Where(r => BundleNames.IsValidRelativePath(r) && !r.EndsWith(".tmp", StringComparison.Ordinal) && !r.EndsWith("/probe.log", StringComparison.Ordinal)));
+        }
+
+        foreach (var relative in wanted)
+        {
+            using var input = UntrustedFile.OpenRead(bundle.Root, bundle.PathOf(relative))
+                ?? throw new Core.Errors.BadInputException($"'{relative}' is listed but missing", bundle.Source);
+            var target = BundleNames.Resolve(staging, relative, "packed file");
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            using var output = new FileStream(target, FileMode.CreateNew, FileAccess.Write);
+            input.CopyTo(output);
+        }
+
+        var all = Directory.EnumerateFiles(bundle.Root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = true }).Count();
+        return Math.Max(0, all - wanted.Count - (File.Exists(Path.Combine(report, "probe.log")) ? 1 : 0));
+    }
+
+    /// <summary>The bundle's folder now and where the capture wrote it (its log's first lines say), and the embedded server's folder.</summary>
+    private static IEnumerable<string> LocalFolders(CaptureBundle bundle)
+    {
+        yield return Path.GetFullPath(bundle.Root);
+        using var log = bundle.OpenText(BundlePaths.Log);
+        if (log is null)
+        {
+            yield break;
+        }
+
+        for (var i = 0; i < 200 && log.ReadLine() is { } line; i++)
+        {
+            foreach (var marker in new[] { " into ", " folder " })
+            {
+                var at = line.IndexOf(marker, StringComparison.Ordinal);
+                if (at >= 0)
+                {
+                    var path = line[(at + marker.Length)..].Split(' ', 2)[0].TrimEnd(',', ';', ')');
+                    if (Path.IsPathFullyQualified(path))
+                    {
+                        yield return path;
+                    }
+                }
+            }
+        }
+    }
+}

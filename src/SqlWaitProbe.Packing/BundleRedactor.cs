@@ -1,0 +1,297 @@
+using System.IO.Compression;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Text;
+
+namespace SqlWaitProbe.Packing;
+
+/// <summary>
+/// Replaces host, database, login and application names and query text with stable placeholders
+/// (<c>host-1</c>, <c>db-1</c>, <c>login-1</c>, <c>app-1</c>, <c>query-1</c>) in every text file of a folder.
+/// </summary>
+public sealed partial class BundleRedactor
+{
+    private static readonly string[] HostKeys = ["host", "server", "data source", "datasource", "address", "addr"];
+    private static readonly string[] DatabaseKeys = ["database", "db", "dbname", "initial catalog"];
+    private static readonly string[] LoginKeys = ["login", "user", "username", "user id", "uid"];
+    private static readonly string[] AppKeys = ["application", "app", "application name", "application-name", "applicationname"];
+    private static readonly string[] TextExtensions = [".json", ".csv", ".log", ".sql", ".md", ".html", ".svg", ".txt", ".folded", ".stacktags", ".xml"];
+    // Names that are also the engine's own words: replacing them would turn "postgres" the process into db-1.
+    private static readonly string[] CommonWords = ["postgres", "postgresql", "sqlserver", "sqlservr", "master", "tempdb", "model", "msdb", "template0", "template1", "sa", "root", "admin", "probe", "user", "public", "default"];
+    private readonly List<(string Original, string Placeholder)> _map = [];
+    private readonly List<string> _kept = [];
+    private readonly HashSet<string> _ownWords;
+
+    /// <summary>
+    /// Builds the replacement map from the manifest, the workload SQL (null in attach mode) and local folders
+    /// (the bundle's folder where it was written and where it is now; they may name the user) that become <c>path-N</c>.
+    /// </summary>
+    public BundleRedactor(BundleManifest manifest, string? workloadSql, IEnumerable<string>? localFolders = null)
+    {
+        _ownWords = new HashSet<string>(CommonWords.Concat([manifest.Engine, manifest.ServerProcess, manifest.Workload]).Where(w => w.Length > 0), StringComparer.OrdinalIgnoreCase);
+        var counters = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var folder in localFolders ?? [])
+        {
+            var trimmed = folder.TrimEnd('/', '\\');
+            if (Path.IsPathFullyQualified(trimmed) && trimmed.Count(c => c is '/' or '\\') >= 2)
+            {
+                Add(trimmed, "path", counters);
+            }
+        }
+
+        Add(manifest.Host, "host", counters);
+        foreach (var (key, value) in manifest.Options)
+        {
+            var k = key.Trim().ToLowerInvariant().TrimStart('-');
+            Classify(k, value, counters);
+            if (value.Contains('=') && value.Contains(';'))
+            {
+                // A connection string: redact each of its parts by key.
+                foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries))
+                {
+                    var eq = part.IndexOf('=');
+                    if (eq > 0)
+                    {
+                        Classify(part[..eq].Trim().ToLowerInvariant(), part[(eq + 1)..].Trim(), counters);
+                    }
+                }
+            }
+        }
+
+        if (workloadSql is not null)
+        {
+            foreach (var statement in Regex.Split(workloadSql, @";\s*\n|^\s*GO\s*$", RegexOptions.Multiline | RegexOptions.IgnoreCase))
+            {
+                var text = string.Join('\n', statement.Split('\n').Where(l => !l.TrimStart().StartsWith("--", StringComparison.Ordinal))).Trim();
+                if (text.Length >= 8)
+                {
+                    Add(text, "query", counters);
+                    // Query text also appears on one line in logs and CSVs.
+                    var oneLine = Regex.Replace(text, @"\s+", " ");
+                    if (oneLine != text)
+                    {
+                        _map.Add((oneLine, _map[^1].Placeholder));
+                    }
+                }
+            }
+        }
+
+        _map.Sort((a, b) => b.Original.Length.CompareTo(a.Original.Length));
+    }
+
+    /// <summary>Original → placeholder pairs, longest first.</summary>
+    public IReadOnlyList<(string Original, string Placeholder)> Map => _map;
+
+    /// <summary>Values that were given but kept, and why (the user reads these before sending the zip).</summary>
+    public IReadOnlyList<string> Kept => _kept;
+
+    /// <summary>Redacts one text.</summary>
+    public string Redact(string text)
+    {
+        // User names inside home folders, wherever a path shows them (logs, perf map files, temp folders).
+        text = HomeFolder().Replace(text, m => m.Groups[1].Value + "user");
+        foreach (var (original, placeholder) in _map)
+        {
+            var pattern = Regex.Escape(original);
+            if (char.IsLetterOrDigit(original[0]) || original[0] == '_')
+            {
+                pattern = @"(?<![A-Za-z0-9_])" + pattern;
+            }
+
+            if (char.IsLetterOrDigit(original[^1]) || original[^1] == '_')
+            {
+                pattern += @"(?![A-Za-z0-9_])";
+            }
+
+            text = Regex.Replace(text, pattern, placeholder.Replace("$", "$$"), RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
+        }
+
+        // Any other absolute folder (temp folders of other users, the probe's own install) keeps only its file name.
+        return LocalDirectory().Replace(text, "/redacted/");
+    }
+
+    /// <summary>Redacts every text file under <paramref name="folder"/> in place (gzip text too); returns the files it could not read as text (left out).</summary>
+    public IReadOnlyList<string> RedactFolder(string folder)
+    {
+        var removed = new List<string>();
+        var charts = new List<string>();
+        var changed = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).ToArray())
+        {
+            var relative = Path.GetRelativePath(folder, file).Replace('\\', '/');
+            if (relative.EndsWith("/cpu/perf.script.gz", StringComparison.Ordinal))
+            {
+                // Raw perf text of every process on the machine (other users' paths and command lines); analysis
+                // reads the folded stacks and timeline derived from it, so it stays home.
+                File.Delete(file);
+                removed.Add(relative);
+            }
+            else if (file.EndsWith(".gz", StringComparison.OrdinalIgnoreCase))
+            {
+                RedactGzip(file, relative);
+            }
+            else if (file.EndsWith(".json", StringComparison.OrdinalIgnoreCase))
+            {
+                var original = File.ReadAllText(file);
+                var redacted = RedactJson(original);
+                if (!string.Equals(original, redacted, StringComparison.Ordinal))
+                {
+                    changed.Add(file);
+                }
+
+                File.WriteAllText(file, redacted);
+            }
+            else if (IsText(file))
+            {
+                var original = File.ReadAllText(file);
+                var redacted = Redact(original);
+                if (!string.Equals(original, redacted, StringComparison.Ordinal))
+                {
+                    changed.Add(file);
+                }
+
+                File.WriteAllText(file, redacted);
+            }
+            else if (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase) && File.Exists(Path.ChangeExtension(file, ".svg")))
+            {
+                charts.Add(file);
+            }
+            else
+            {
+                // Binary files (raw ETW traces, .xel) may hold names we cannot rewrite: leave them out.
+                File.Delete(file);
+                removed.Add(relative);
+            }
+        }
+
+        // A chart's PNG shows exactly the text of its SVG: it stays when redaction left the SVG as it was.
+        foreach (var png in charts)
+        {
+            if (changed.Contains(Path.ChangeExtension(png, ".svg")))
+            {
+                File.Delete(png);
+                removed.Add(Path.GetRelativePath(folder, png).Replace('\\', '/'));
+            }
+        }
+
+        return removed;
+    }
+
+    /// <summary>Redacts the string values (and property names) of a JSON text, so quoting inside values cannot break it.</summary>
+    public string RedactJson(string json)
+    {
+        JsonNode? node;
+        try
+        {
+            node = JsonNode.Parse(json);
+        }
+        catch (JsonException)
+        {
+            return Redact(json);
+        }
+
+        return node is null ? json : RedactNode(node)!.ToJsonString(ProbeJson.Options);
+    }
+
+    private JsonNode? RedactNode(JsonNode? node) => node switch
+    {
+        JsonObject o => new JsonObject(o.Select(p => KeyValuePair.Create(Redact(p.Key), RedactNode(p.Value)))),
+        JsonArray a => new JsonArray(a.Select(RedactNode).ToArray()),
+        JsonValue v when v.GetValueKind() == JsonValueKind.String => JsonValue.Create(Redact(v.GetValue<string>())),
+        _ => node?.DeepClone(),
+    };
+
+    private void RedactGzip(string file, string relative)
+    {
+        var temp = file + ".redacting";
+        using (var reader = new BoundedLineReader(new StreamReader(BoundedGzipStream.ForBundleFile(File.OpenRead(file), relative, BundleLimits.Current), Encoding.UTF8), relative))
+        using (var writer = new StreamWriter(new GZipStream(File.Create(temp), CompressionLevel.Optimal), new UTF8Encoding(false)))
+        {
+            while (reader.ReadLine() is { } line)
+            {
+                writer.Write(Redact(line));
+                writer.Write('\n');
+            }
+        }
+
+        File.Move(temp, file, overwrite: true);
+    }
+
+    private void Classify(string key, string value, Dictionary<string, int> counters)
+    {
+        if (HostKeys.Contains(key)) Add(StripPort(value), "host", counters);
+        else if (DatabaseKeys.Contains(key)) Add(value, "db", counters);
+        else if (LoginKeys.Contains(key)) Add(value, "login", counters);
+        else if (AppKeys.Contains(key)) Add(value, "app", counters);
+        else if (key is "query" or "sql") Add(value, "query", counters);
+    }
+
+    private void Add(string value, string kind, Dictionary<string, int> counters)
+    {
+        value = value.Trim();
+        var bare = Unquote(value);
+        if (bare.Length < 2 || bare is "localhost" or "127.0.0.1" or "." or "::1" || _map.Any(m => string.Equals(m.Original, bare, StringComparison.OrdinalIgnoreCase)))
+        {
+            return;
+        }
+
+        if (_ownWords.Contains(bare))
+        {
+            _kept.Add($"{kind} '{bare}' (it is also the engine's or its process's own word, so replacing it would redact unrelated text)");
+            return;
+        }
+
+        var n = counters[kind] = counters.GetValueOrDefault(kind) + 1;
+        var placeholder = $"{kind}-{n}";
+        _map.Add((bare, placeholder));
+        if (bare != value)
+        {
+            // The quoted form (as a connection string or shell showed it) goes too.
+            _map.Add((value, placeholder));
+        }
+    }
+
+    /// <summary>A value without its quotes: <c>"app user"</c> → <c>app user</c>, <c>'evil''role'</c> → <c>evil'role</c>.</summary>
+    private static string Unquote(string value)
+    {
+        if (value.Length >= 2 && value[0] is '"' or '\'' && value[^1] == value[0])
+        {
+            var quote = value[0].ToString();
+            return value[1..^1].Replace(quote + quote, quote, StringComparison.Ordinal).Trim();
+        }
+
+        return value;
+    }
+
+    [GeneratedRegex(@"((?:^|[\s""'=(])(?:/home/|/Users/|[A-Za-z]:\\Users\\))(?!user(?![A-Za-z0-9_.-]))[A-Za-z0-9_.-]+", RegexOptions.Multiline)]
+    private static partial Regex HomeFolder();
+
+    // An absolute folder: '/' not after a letter, digit, ':' or '/' (so URLs and relative paths stay), then folder names;
+    // home folders already read /home/user.
+    [GeneratedRegex(@"(?<![A-Za-z0-9_.:/~-])/(?!home/user/|Users/user/|redacted/)(?:[A-Za-z0-9_.+@-]+/)+")]
+    private static partial Regex LocalDirectory();
+
+    private static string StripPort(string host)
+    {
+        var h = host.StartsWith("tcp:", StringComparison.OrdinalIgnoreCase) ? host[4..] : host;
+        var cut = h.IndexOfAny([',', ':', '\\']);
+        return cut > 0 ? h[..cut] : h;
+    }
+
+    private static bool IsText(string file)
+    {
+        if (TextExtensions.Contains(Path.GetExtension(file).ToLowerInvariant()))
+        {
+            return true;
+        }
+
+        using var stream = File.OpenRead(file);
+        var buffer = new byte[8192];
+        var n = stream.Read(buffer);
+        return Array.IndexOf(buffer, (byte)0, 0, n) < 0 && (Path.GetExtension(file).Length == 0 || n == 0);
+    }
+}

@@ -1,0 +1,121 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Phases.Driver;
+
+namespace SqlWaitProbe.Phases;
+
+/// <summary>Writes a phase's driver-side files: <c>executions.csv</c>, <c>sessions.csv</c>, <c>series.csv</c>, <c>overhead.json</c>.</summary>
+public static class PhaseFiles
+{
+    /// <summary>
+    /// Writes <c>executions.csv</c> for executions that ended after <paramref name="windowStart"/> (a Stopwatch
+    /// timestamp); an execution in flight at the window start is clipped to it, so session time covers the
+    /// same window as the CPU accounting. Returns (executions, errors).
+    /// </summary>
+    public static (long Executions, long Errors) WriteExecutions(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart)
+    {
+        long count = 0, errors = 0;
+        WriteAtomically(phase.PathFor(BundlePaths.Executions(phase.Name)), writer =>
+        {
+            writer.Write(BundleColumns.Header(BundleColumns.Executions.All) + "\n");
+            for (var s = 0; s < buffers.Count; s++)
+            {
+                var session = (s + 1).ToString(CultureInfo.InvariantCulture);
+                foreach (var e in buffers[s].All())
+                {
+                    if (e.End <= windowStart)
+                    {
+                        continue;
+                    }
+
+                    count++;
+                    errors += e.Error is null ? 0 : 1;
+                    writer.Write(session);
+                    writer.Write(',');
+                    writer.Write(Ms(Math.Max(e.Start, windowStart) - windowStart));
+                    writer.Write(',');
+                    writer.Write(Ms(e.End - windowStart));
+                    writer.Write(',');
+                    writer.Write(e.Rows.ToString(CultureInfo.InvariantCulture));
+                    writer.Write(',');
+                    writer.Write(Csv.Escape(e.Error));
+                    writer.Write('\n');
+                }
+            }
+        });
+        return (count, errors);
+    }
+
+    /// <summary>Writes <c>sessions.csv</c> from the phase's sessions and the CPU accounting collectors left in the context.</summary>
+    public static void WriteSessions(PhaseContext phase)
+    {
+        WriteAtomically(phase.PathFor(BundlePaths.Sessions(phase.Name)), writer =>
+        {
+            writer.Write(BundleColumns.Header(BundleColumns.Sessions.All) + "\n");
+            foreach (var s in phase.AllSessions())
+            {
+                phase.SessionCpu.TryGetValue(s.Session, out var cpu);
+                writer.Write(Csv.Line(
+                    s.Session.ToString(CultureInfo.InvariantCulture),
+                    s.BackendPid?.ToString(CultureInfo.InvariantCulture),
+                    s.DbSessionId?.ToString(CultureInfo.InvariantCulture),
+                    cpu is null ? null : Csv.Number(cpu.CpuMs),
+                    cpu?.RunQueueMs is { } rq ? Csv.Number(rq) : null));
+                writer.Write('\n');
+            }
+        });
+    }
+
+    /// <summary>Adds <c>workload.executions_per_sec</c> (executions ending in each whole UTC second of the window) and writes <c>series.csv</c>.</summary>
+    public static void WriteSeries(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, DateTime windowStartUtc)
+    {
+        var perSecond = new SortedDictionary<DateTime, long>();
+        foreach (var buffer in buffers)
+        {
+            foreach (var e in buffer.All())
+            {
+                if (e.End <= windowStart)
+                {
+                    continue;
+                }
+
+                var utc = windowStartUtc + Stopwatch.GetElapsedTime(windowStart, e.End);
+                var second = new DateTime(utc.Ticks - (utc.Ticks % TimeSpan.TicksPerSecond), DateTimeKind.Utc);
+                perSecond[second] = perSecond.GetValueOrDefault(second) + 1;
+            }
+        }
+
+        foreach (var (second, n) in perSecond)
+        {
+            phase.Series.Add(second, "workload.executions_per_sec", n);
+        }
+
+        WriteAtomically(phase.PathFor(BundlePaths.Series(phase.Name)), writer =>
+        {
+            writer.Write(BundleColumns.Header(BundleColumns.Series.All) + "\n");
+            foreach (var p in phase.Series.Snapshot())
+            {
+                writer.Write(Csv.Line(Utc(p.Utc), p.Series, Csv.Number(p.Value)));
+                writer.Write('\n');
+            }
+        });
+    }
+
+    /// <summary>Writes <c>overhead.json</c>.</summary>
+    public static void WriteOverhead(PhaseContext phase, OverheadEstimate overhead) =>
+        WriteAtomically(phase.PathFor(BundlePaths.Overhead(phase.Name)), writer => writer.Write(JsonSerializer.Serialize(overhead, ProbeJson.Options)));
+
+    /// <summary>An ISO-8601 UTC time with milliseconds and a <c>Z</c>.</summary>
+    public static string Utc(DateTime utc) => utc.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
+
+    /// <summary>Writes a file through <see cref="AtomicFile"/>, so a half-written file never looks complete.</summary>
+    public static void WriteAtomically(string path, Action<TextWriter> write) => AtomicFile.WriteText(path, write);
+
+    private static string Ms(long ticks) => (ticks * 1000.0 / Stopwatch.Frequency).ToString("0.000", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,101 @@
+using System.Globalization;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Postgres.Attach;
+using SqlWaitProbe.Postgres.Embedded;
+
+namespace SqlWaitProbe.Postgres.Engine;
+
+/// <summary><c>probe capture --dry-run</c> for PostgreSQL: every statement the capture would send, connecting to nothing.</summary>
+public static class PostgresDryRun
+{
+    /// <summary>Writes the plan to <paramref name="output"/>.</summary>
+    public static void Write(PostgresSettings request, CapturePlan plan, TextWriter output)
+    {
+        output.WriteLine($"-- server: {(request.Server is null ? $"embedded PostgreSQL from {PostgresBinaries.TryFind() ?? "(not installed: " + PostgresBinaries.InstallCommand + ")"}, initdb into a temporary probe-pg-RUNID folder" : PostgresConnectionStrings.Redact(request.Server))}");
+        output.WriteLine("-- the server's configuration, read-only, once (recorded in manifest.json for probe compare)");
+        output.WriteLine(PostgresServerInfo.SettingsQuery + ";");
+        if (request.Attach is { } filter)
+        {
+            PrintAttach(plan, filter, output);
+        }
+        else
+        {
+            PrintWorkload(request, plan, output);
+        }
+
+        output.WriteLine("-- monitoring connection, per phase");
+        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
+        output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
+    }
+
+    private static void PrintWorkload(PostgresSettings request, CapturePlan plan, TextWriter output)
+    {
+        var w = request.Workload!;
+        output.WriteLine("-- phases: " + string.Join(", ", plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s))"))
+            + (plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", {plan.Iterations} executions per session"));
+        output.WriteLine($"-- workload {w.Name}: setup (once, idempotent)");
+        foreach (var s in w.Setup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("-- each session, when it opens");
+        foreach (var s in w.SessionSetup)
+        {
+            output.WriteLine(s.Trim() + ";");
+        }
+
+        output.WriteLine("SELECT pg_backend_pid();");
+        output.WriteLine("-- every execution");
+        output.WriteLine(w.Query.Trim() + ";");
+    }
+
+    private static void PrintAttach(CapturePlan plan, PostgresSessionFilter filter, TextWriter output)
+    {
+        var seconds = (plan.Duration ?? TimeSpan.FromSeconds(30)).TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
+        output.WriteLine($"-- attach: one phase 'attach' of {seconds} s; no workload, nothing created or changed on the server (read-only)");
+        output.WriteLine($"-- every probe connection has application_name '{PostgresSessionFilter.ProbeApplicationName}'");
+        output.WriteLine("SELECT current_setting('server_version'), EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') ..., pg_backend_pid();");
+        output.WriteLine($"-- the backends to watch ({Flatten(filter.Describe())}), listed once when the window opens");
+        output.WriteLine(filter.Query + ";");
+        foreach (var (name, value) in Parameters(filter))
+        {
+            output.WriteLine($"--   @{name} = {Literal(value)}");
+        }
+    }
+
+    /// <summary>
+    /// A value as a PostgreSQL escape-string literal (<c>E'…'</c>): a newline, quote or backslash in a filter value
+    /// is printed escaped, so the comment it sits in cannot end early and a pasted line cannot run as SQL.
+    /// </summary>
+    public static string Literal(string value)
+    {
+        var sb = new System.Text.StringBuilder("E'");
+        foreach (var c in value)
+        {
+            sb.Append(c switch
+            {
+                '\'' => "\\'",
+                '\\' => "\\\\",
+                '\n' => "\\n",
+                '\r' => "\\r",
+                '\t' => "\\t",
+                _ when char.IsControl(c) || c is '\u2028' or '\u2029' => "\\u" + ((int)c).ToString("x4", CultureInfo.InvariantCulture),
+                _ => c.ToString(),
+            });
+        }
+
+        return sb.Append('\'').ToString();
+    }
+
+    private static string Flatten(string text) => string.Concat(text.Select(c => char.IsControl(c) ? ' ' : c));
+
+    private static IEnumerable<(string, string)> Parameters(PostgresSessionFilter filter)
+    {
+        if (filter.Database is not null) yield return ("database", filter.Database);
+        if (filter.Application is not null) yield return ("application", filter.Application);
+        if (filter.Login is not null) yield return ("login", filter.Login);
+        if (filter.Pids.Count > 0) yield return ("pids", "{" + string.Join(",", filter.Pids) + "}");
+    }
+}

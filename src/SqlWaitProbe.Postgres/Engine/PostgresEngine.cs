@@ -1,0 +1,201 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+using Npgsql;
+using Serilog;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Postgres.Collectors;
+using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.Postgres.Workloads;
+
+namespace SqlWaitProbe.Postgres.Engine;
+
+/// <summary>
+/// PostgreSQL in a capture: an embedded server (unless <c>--server</c>), the workload's data, the wait and
+/// <c>pg_stat_database</c> collectors, the attach-mode backend search; the engine-neutral session does the rest.
+/// </summary>
+public sealed class PostgresEngine : IEngine
+{
+    private readonly PostgresSettings _settings;
+    private EmbeddedPostgres? _server;
+    private PostgresServerInfo? _info;
+    private string? _connectionString;
+    private PostgresWorkloadTarget? _target;
+
+    /// <summary>Creates the engine from validated settings; nothing starts until <see cref="PrepareServerAsync"/>.</summary>
+    public PostgresEngine(PostgresSettings settings, string? runId = null)
+    {
+        _settings = settings;
+        RunId = runId ?? Guid.NewGuid().ToString("N")[..10];
+    }
+
+    /// <summary>Validates the PostgreSQL options of <paramref name="arguments"/> and creates the engine (exit 2 on bad input).</summary>
+    public static PostgresEngine Create(CaptureArguments arguments) => new(PostgresSettings.FromArguments(arguments));
+
+    /// <inheritdoc />
+    public string Name => "postgres";
+
+    /// <inheritdoc />
+    public string ServerProcess => "postgres";
+
+    /// <inheritdoc />
+    public bool ProcessPerSession => true;
+
+    /// <inheritdoc />
+    public string RunId { get; }
+
+    /// <inheritdoc />
+    public WorkloadDefinition? Workload => _settings.Workload;
+
+    /// <inheritdoc />
+    public bool LooksLocal => _settings.Server is null || PostgresConnectionStrings.LooksLocal(_settings.Server);
+
+    /// <inheritdoc />
+    public EngineConfirmation? Confirmation => null;
+
+    /// <inheritdoc />
+    public async Task<EngineServer> PrepareServerAsync(CapturePlan plan, IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        Log.Debug("inline socket completions: {Inline}", SocketCompletions.RunInline());
+        if (_settings.Server is null)
+        {
+            var setupTime = Stopwatch.StartNew();
+            _server = await EmbeddedPostgres.StartAsync(RunId, new EmbeddedPostgresOptions { MaxSessions = plan.MaxSessions }, progress, cancellationToken);
+            Log.Information("embedded PostgreSQL ready in {Seconds:0.000} s (initdb and start), pid {Pid}, folder {Folder}", setupTime.Elapsed.TotalSeconds, _server.ServerPid, _server.RootFolder);
+        }
+
+        _connectionString = _server?.ConnectionString ?? _settings.Server!;
+        var info = await ConnectAsync(_connectionString, _server is not null, cancellationToken);
+        _info = info;
+        return new EngineServer(
+            info.Version,
+            $"PostgreSQL {info.Version}{(_server is null ? "" : " (embedded)")}; waits from {(info.HasWaitSampling ? "pg_wait_sampling" : "pg_stat_activity sampling")}",
+            info.IsLocal,
+            ServerSettings(_server))
+        {
+            Configuration = Configuration(info),
+            ServerPid = _server?.ServerPid,
+        };
+    }
+
+    /// <inheritdoc />
+    public async Task<IWorkloadTarget> PrepareWorkloadAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var workload = Workload ?? throw new InvalidOperationException("attach mode runs no workload");
+        _target = new PostgresWorkloadTarget(Connection, workload);
+        await _target.PrepareAsync(progress, cancellationToken);
+        return _target;
+    }
+
+    /// <inheritdoc />
+    public async Task<AttachWindow> AttachAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        var filter = _settings.Attach ?? throw new InvalidOperationException("not an attach capture");
+        var backends = await filter.FindAsync(Connection, cancellationToken);
+        foreach (var b in backends)
+        {
+            Log.Information("watching backend {Pid} (database {Database}, role {Role}, application {Application})", b.Pid, b.Database, b.Role, b.Application);
+        }
+
+        if (backends.Count == 0)
+        {
+            Log.Warning("no client backend matched {Filter}: only server-wide evidence (perf, OS counters, pg_stat_database) is captured", filter.Describe());
+            progress.Report($"no session matched {filter.Describe()}: capturing server-wide evidence only");
+        }
+
+        return new AttachWindow(
+            backends.Select((b, i) => new WorkloadSessionInfo(i + 1, b.Pid, null)).ToArray(),
+            backends.Count == 0 ? $"no session matched {filter.Describe()}" : $"{backends.Count} session(s)",
+            new Dictionary<string, string>(StringComparer.Ordinal) { ["attach.backend_pids"] = string.Join(",", backends.Select(b => b.Pid)) });
+    }
+
+    /// <inheritdoc />
+    public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
+    {
+        var info = _info ?? throw new InvalidOperationException("PrepareServerAsync first");
+        return [new PgWaitsCollector(Connection, info.HasWaitSampling), new PgStatDatabaseCollector(Connection)];
+    }
+
+    /// <inheritdoc />
+    public string WorkloadScript(WorkloadDefinition workload) =>
+        $"-- workload {workload.Name}: {workload.Summary}\n-- setup (idempotent)\n"
+        + string.Concat(workload.Setup.Select(s => s.Trim() + ";\n"))
+        + "-- session setup\n" + string.Concat(workload.SessionSetup.Select(s => s.Trim() + ";\n"))
+        + "-- query (every execution)\n" + workload.Query.Trim() + ";\n";
+
+    /// <inheritdoc />
+    public string RedactOption(string option, string value) => option == "--server" ? PostgresConnectionStrings.Redact(value) : value;
+
+    /// <inheritdoc />
+    public string RedactMessage(string message) => PostgresConnectionStrings.RedactText(message);
+
+    /// <inheritdoc />
+    public Task WriteDryRunAsync(CapturePlan plan, TextWriter output, CancellationToken cancellationToken)
+    {
+        PostgresDryRun.Write(_settings, plan, output);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    public async Task StopAsync(IProgress<string> progress)
+    {
+        if (_target is not null)
+        {
+            await _target.DisposeAsync();
+        }
+
+        if (_server is not null)
+        {
+            progress.Report("stopping the embedded PostgreSQL");
+            await _server.DisposeAsync();
+        }
+    }
+
+    /// <inheritdoc />
+    public void KillNow() => _server?.KillNow();
+
+    private string Connection => _connectionString ?? throw new InvalidOperationException("PrepareServerAsync first");
+
+    /// <summary>The manifest's configuration: the version and every non-default setting, named <c>postgres.NAME</c>.</summary>
+    private static Dictionary<string, string> Configuration(PostgresServerInfo info)
+    {
+        var config = new Dictionary<string, string>(StringComparer.Ordinal) { ["version"] = info.Version };
+        foreach (var (name, value) in info.Settings)
+        {
+            config["postgres." + name] = value;
+        }
+
+        return config;
+    }
+
+    private static async Task<PostgresServerInfo> ConnectAsync(string connectionString, bool embedded, CancellationToken token)
+    {
+        try
+        {
+            return await PostgresServerInfo.ReadAsync(connectionString, token);
+        }
+        catch (Exception e) when (e is NpgsqlException or SocketException or TimeoutException && !token.IsCancellationRequested)
+        {
+            var where = embedded ? "the embedded server" : PostgresConnectionStrings.Redact(connectionString);
+            throw new EnvironmentProblemException($"cannot connect to {where}: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check that the server runs and accepts this connection.");
+        }
+    }
+
+    private static Dictionary<string, string> ServerSettings(EmbeddedPostgres? server)
+    {
+        var all = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (server is not null)
+        {
+            all["embedded"] = "true";
+            all["embedded.bin"] = server.BinFolder;
+            foreach (var (key, value) in server.Settings.Where(kv => kv.Key is not ("unix_socket_directories" or "port" or "listen_addresses")))
+            {
+                all["server." + key] = value.Trim('\'');
+            }
+        }
+
+        return all;
+    }
+}

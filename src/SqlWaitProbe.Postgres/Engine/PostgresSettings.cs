@@ -1,0 +1,125 @@
+using System.Globalization;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Postgres.Attach;
+using SqlWaitProbe.Postgres.Workloads;
+
+namespace SqlWaitProbe.Postgres.Engine;
+
+/// <summary>The PostgreSQL-specific choices of one capture, validated from the command line's arguments.</summary>
+public sealed record PostgresSettings
+{
+    /// <summary>The options only SQL Server understands; refused for PostgreSQL.</summary>
+    private static readonly string[] SqlServerOnly = ["--proc", "--xe", "--encrypt", "--trust-server-certificate", "--reset-server-state", "--symbols", "--offline"];
+
+    /// <summary>The workload to run; null in attach mode.</summary>
+    public WorkloadDefinition? Workload { get; init; }
+
+    /// <summary>Attach mode: the backends to watch; null when the probe runs a workload.</summary>
+    public PostgresSessionFilter? Attach { get; init; }
+
+    /// <summary>Connection string of an existing server, or null for an embedded one.</summary>
+    public string? Server { get; init; }
+
+    /// <summary>Reads and validates the PostgreSQL options; throws <see cref="BadInputException"/> (exit 2).</summary>
+    public static PostgresSettings FromArguments(CaptureArguments arguments)
+    {
+        foreach (var option in SqlServerOnly.Where(arguments.IsGiven))
+        {
+            throw new BadInputException($"{option} applies to --engine sqlserver only");
+        }
+
+        if (arguments.Attach)
+        {
+            return ForAttach(arguments);
+        }
+
+        if (new[] { "--application", "--login", "--session-ids" }.Any(arguments.IsGiven))
+        {
+            throw new BadInputException("--application, --login and --session-ids filter attach mode; a workload run watches its own sessions");
+        }
+
+        var workload = ReadWorkload(arguments.Workload, arguments.SqlFile, arguments.Scale ?? PostgresWorkloadCatalog.DefaultScale);
+        return new PostgresSettings
+        {
+            Workload = workload,
+            Server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, arguments.Database, arguments.User),
+        };
+    }
+
+    private static PostgresSettings ForAttach(CaptureArguments arguments)
+    {
+        if (arguments.Server is null)
+        {
+            throw new BadInputException("--attach needs --server: there is no embedded server to attach to (give e.g. --server 'Host=db1;Username=me;Database=app')");
+        }
+
+        foreach (var option in new[] { "--workload", "--sql", "--threads", "--iterations", "--no-baseline", "--scale" }.Where(arguments.IsGiven))
+        {
+            throw new BadInputException($"{option} does not apply to --attach: attach mode runs no workload, it watches the server's own sessions");
+        }
+
+        var filter = new PostgresSessionFilter
+        {
+            Database = arguments.Database,
+            Application = arguments.Application,
+            Login = arguments.Login,
+            Pids = ReadPids(arguments.SessionIds),
+        };
+
+        // Every probe connection is named, so the backend search leaves them out.
+        var server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, arguments.Database, arguments.User)!;
+        return new PostgresSettings { Attach = filter, Server = PostgresConnectionStrings.ForProbeMonitor(server) };
+    }
+
+    private static IReadOnlyList<int> ReadPids(string? text)
+    {
+        if (text is null)
+        {
+            return [];
+        }
+
+        var pids = new List<int>();
+        foreach (var part in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (!int.TryParse(part, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || pid < 1)
+            {
+                throw new BadInputException($"--session-ids: '{part}' is not a backend pid (a positive whole number)");
+            }
+
+            pids.Add(pid);
+        }
+
+        return pids.Count > 0 ? pids : throw new BadInputException("--session-ids: give at least one backend pid, e.g. 123,456");
+    }
+
+    private static WorkloadDefinition ReadWorkload(string? name, string? sqlFile, double scale)
+    {
+        if (name is not null && sqlFile is not null)
+        {
+            throw new BadInputException("give --workload or --sql, not both");
+        }
+
+        if (sqlFile is not null)
+        {
+            var sql = Core.Files.SqlScriptFile.Read(sqlFile);
+            return new WorkloadDefinition
+            {
+                Name = "custom",
+                Engine = "postgres",
+                Summary = $"The SQL of {Path.GetFileName(sqlFile)}.",
+                KnownToShow = "(user workload)",
+                Setup = [],
+                Query = sql,
+            };
+        }
+
+        if (name is null)
+        {
+            throw new BadInputException("give --workload NAME (see 'probe workloads list --engine postgres') or --sql FILE");
+        }
+
+        return PostgresWorkloadCatalog.Get(name, scale);
+    }
+}

@@ -1,8 +1,0 @@
-namespace SqlWaitProbe.Workload.Driver;
-
-/// <summary>One workload execution as the driver saw it; times are <see cref="System.Diagnostics.Stopwatch"/> timestamps.</summary>
-/// <param name="Start">Timestamp before the call.</param>
-/// <param name="End">Timestamp after it returned or failed.</param>
-/// <param name="Rows">Rows the execution read or wrote.</param>
-/// <param name="Error">First line of the error, or null.</param>
-public readonly record struct ExecutionRecord(long Start, long End, long Rows, string? Error);

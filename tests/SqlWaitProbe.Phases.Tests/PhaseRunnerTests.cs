@@ -1,0 +1,81 @@
+using SqlWaitProbe.Core.Engines;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Phases;
+using SqlWaitProbe.Phases.Tests.Fakes;
+
+namespace SqlWaitProbe.Phases.Tests;
+
+public sealed class CaptureRunnerTests
+{
+    [Fact]
+    public async Task Runs_every_phase_writes_its_files_and_survives_a_broken_collector()
+    {
+        var root = TestData.TempFolder();
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "t1", Engine = "postgres" });
+        Assert.Equal(BundleStatus.Running, CaptureBundle.ReadManifest(Path.Combine(root, "manifest.json")).Status);
+        var good = new RecordingCollector("good");
+        var plan = CapturePlan.Build([3], baseline: true, TimeSpan.FromSeconds(2), null);
+        var runner = new PhaseRunner(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(10)), plan,
+            _ => [good, new RecordingCollector("broken", throwOnStart: true)], manifest, new Progress<string>());
+
+        var summaries = await runner.RunAsync(CancellationToken.None);
+        var final = manifest.Finish(BundleStatus.Complete, null);
+
+        Assert.Equal(["baseline", "load"], summaries.Select(s => s.Name));
+        Assert.Equal(["baseline", "load"], good.Stopped);
+        Assert.Equal(["baseline:1", "load:3"], final.Phases.Select(p => $"{p.Name}:{p.Threads}"));
+        Assert.Equal(CollectorStatus.Ok, final.Collectors.Single(c => c.Name == "good").Status);
+        var broken = final.Collectors.Single(c => c.Name == "broken");
+        Assert.Equal(CollectorStatus.Failed, broken.Status);
+        Assert.Contains("collector broke on purpose", broken.Error);
+        Assert.NotNull(runner.FirstExecutionUtc);
+
+        foreach (var phase in final.Phases)
+        {
+            var executions = File.ReadAllLines(Path.Combine(root, BundlePaths.Executions(phase.Name)));
+            Assert.Equal("session,start_ms,end_ms,rows,error", executions[0]);
+            Assert.Equal(phase.Executions, executions.Length - 1);
+            Assert.True(phase.Executions > 20, $"{phase.Name}: {phase.Executions} executions");
+            Assert.All(executions.Skip(1), l => Assert.True(Csv.ParseDouble(Csv.Split(l)[1]) >= 0));
+
+            var sessions = File.ReadAllLines(Path.Combine(root, BundlePaths.Sessions(phase.Name)));
+            Assert.Equal(phase.Threads + 1, sessions.Length);
+            Assert.Equal("1,,,12.5,1.25", sessions[1]);
+
+            var series = File.ReadAllText(Path.Combine(root, BundlePaths.Series(phase.Name)));
+            Assert.Contains(",test.value,42", series);
+            Assert.Contains(",workload.executions_per_sec,", series);
+
+            using var overhead = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, BundlePaths.Overhead(phase.Name))));
+            // The fake is not slowed by collectors, but thread-pool warm-up in a busy test run makes the exact ratio noisy.
+            Assert.True(overhead.RootElement.GetProperty("uninstrumentedPerSecond").GetDouble() > 0);
+            Assert.True(overhead.RootElement.GetProperty("ratio").GetDouble() > 0);
+        }
+
+        using var bundle = CaptureBundle.Open(root);
+        Assert.Empty(bundle.VerifyFiles());
+        Assert.Contains(bundle.Manifest.Files, f => f.Path == "phases/load/executions.csv");
+    }
+
+    [Fact]
+    public async Task Cancellation_stops_the_collectors_and_records_the_phase_before_propagating()
+    {
+        var root = TestData.TempFolder();
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "t2" });
+        var collector = new RecordingCollector("c");
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(2.5));
+        var runner = new PhaseRunner(new InMemoryFakeTarget(TimeSpan.FromMilliseconds(10)), CapturePlan.Build([2], false, TimeSpan.FromSeconds(10), null),
+            _ => [collector], manifest, new Progress<string>());
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => runner.RunAsync(cts.Token));
+        var final = manifest.Finish(BundleStatus.Interrupted, "ctrl-c");
+
+        Assert.Equal(["load"], collector.Stopped);
+        var phase = Assert.Single(final.Phases);
+        Assert.True(phase.Executions > 0);
+        Assert.Equal("ctrl-c", CaptureBundle.ReadManifest(Path.Combine(root, "manifest.json")).Reason);
+    }
+}
