@@ -71,7 +71,7 @@ public static class BundleAnalyzer
             GrowthByPhase = partial.Baseline is { } baseLedger
                 ? ledgers.Where(x => !ReferenceEquals(x, baseLedger)).Select(x => (x.Phase, Growth.Compute(baseLedger, x))).ToArray()
                 : [],
-            Scalability = Growth.Scalability(phases, ledgers),
+            Scalability = Growth.Scalability(phases, ledgers, manifest.LogicalCpus),
             FastestGrowing = fastest,
             CallPathsIntoFastest = paths,
             CallPathsModule = pathsModule,
@@ -95,6 +95,7 @@ public static class BundleAnalyzer
                 + string.Join("; ", bundle.Damaged.OrderBy(d => d.Key, StringComparer.Ordinal).Select(d => $"{d.Key} ({d.Value})")));
         }
 
+        var notMeasured = ObserverEffectNotMeasured(bundle);
         if (manifest.IsAttach)
         {
             notes.Add("attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");
@@ -117,10 +118,18 @@ public static class BundleAnalyzer
             if (p.Waits is null) absent.Add("waits.csv");
             if (p.Stacks is null) absent.Add("cpu/stacks.folded");
             if (p.Series is null) absent.Add("series.csv");
-            if (p.Overhead is null && !p.IsAttachWindow) absent.Add("overhead.json");
+            if (p.Overhead is null && !p.IsAttachWindow)
+            {
+                absent.Add("overhead.json (the observer effect " + (notMeasured.TryGetValue(p.Name, out var why) ? why : "was not measured; capture.log says why") + ")");
+            }
             if (absent.Count > 0)
             {
                 notes.Add($"phase {p.Name}: not captured: {string.Join(", ", absent)}");
+            }
+
+            if (p.Overhead is { } measured && Findings.Rules.ObserverEffectRule.WhyNotShown(measured) is { } notShown)
+            {
+                notes.Add($"phase {p.Name}: observer effect not shown: {notShown}");
             }
 
             if (p.Sampling?.Coverage is { } c)
@@ -165,6 +174,29 @@ public static class BundleAnalyzer
         }
 
         return notes;
+    }
+
+    /// <summary>
+    /// Why each phase's observer effect was not measured, as capture.log says it (overhead.json holds measured figures
+    /// only); read from the first lines of the log, which is the capture's own but still read as untrusted text.
+    /// </summary>
+    private static Dictionary<string, string> ObserverEffectNotMeasured(CaptureBundle bundle)
+    {
+        const string marker = ": observer effect not measured (";
+        var reasons = new Dictionary<string, string>(StringComparer.Ordinal);
+        using var reader = bundle.Has(BundlePaths.Log) ? bundle.OpenText(BundlePaths.Log) : null;
+        for (var i = 0; reader is not null && i < 100_000 && reader.ReadLine() is { } line; i++)
+        {
+            var at = line.IndexOf(marker, StringComparison.Ordinal);
+            var phase = at < 0 ? -1 : line.LastIndexOf(" phase ", at, StringComparison.Ordinal);
+            if (phase >= 0 && line.EndsWith(')'))
+            {
+                var reason = line[(at + marker.Length)..^1];
+                reasons[line[(phase + 7)..at]] = (reason.StartsWith("not measured: ", StringComparison.Ordinal) ? "was not measured: " + reason["not measured: ".Length..] : "was not measured: " + reason);
+            }
+        }
+
+        return reasons;
     }
 
     /// <summary>How the phase's workload stacks were told apart from other processes of the server's name.</summary>

@@ -7,7 +7,10 @@ namespace SqlWaitProbe.Reporting;
 /// <summary>Analyses a bundle and writes the report folder (findings.json, report.md, report.html, charts, flame graphs).</summary>
 public static class ReportBuilder
 {
-    /// <summary>Builds the report of <paramref name="bundle"/> into <paramref name="outputFolder"/>; returns the findings' titles, most severe first.</summary>
+    /// <summary>
+    /// Builds the report of <paramref name="bundle"/> into <paramref name="outputFolder"/>; returns each phase's verdict
+    /// with its next step, then the other findings' titles, most severe first.
+    /// </summary>
     public static Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, IProgress<string> progress, CancellationToken cancellationToken) =>
         BuildAsync(bundle, outputFolder, new ReportOptions(), progress, cancellationToken);
 
@@ -15,7 +18,10 @@ public static class ReportBuilder
     public static async Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var result = await BuildReportAsync(bundle, outputFolder, options, progress, cancellationToken);
-        return result.Analysis.Findings.Select(f => f.Title).ToArray();
+        var a = result.Analysis;
+        var verdicts = a.Verdicts.Select(v => $"{v.Phase}: {v.Text} — next: {v.Next}");
+        var others = a.Findings.Where(f => !a.Verdicts.Any(v => v.FindingId == f.Id && v.Phase == f.Phase)).Select(f => f.Title);
+        return [.. verdicts, .. others];
     }
 
     /// <summary>Builds the report and returns the analysis and the files written.</summary>

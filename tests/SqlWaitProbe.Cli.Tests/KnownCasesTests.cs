@@ -27,7 +27,46 @@ public sealed class KnownCasesTests
         Assert.True(cpu <= bound + 0.01, $"CPU {cpu:P1} above the physical bound {bound:P1}");
         Assert.True(cpu + runQueue >= 0.97, $"CPU {cpu:P1} + run queue {runQueue:P1} leave time unexplained in a CPU-bound case");
         Assert.True(Math.Abs(Remainder(ledger) / session) <= 0.03, $"remainder {Remainder(ledger) / session:P1} outside ±3%");
-        Assert.Contains(findings, f => f.GetProperty("id").GetString() == "high-run-queue");
+        // One cause, one finding: the run queue is the CPUs' saturation, said once.
+        Assert.Contains(findings, f => f.GetProperty("id").GetString() == "cpu-saturation");
+        Assert.DoesNotContain(findings, f => f.GetProperty("id").GetString() is "high-run-queue" or "waits-explain-little");
+    }
+
+    [Fact]
+    public async Task Twice_as_many_sessions_as_cpus_get_one_finding_cpu_saturation_against_the_machines_ceiling_and_the_baseline()
+    {
+        // CPU-bound hashbytes at 1 session (baseline), then at 2 × the logical CPUs: the machine, not 2 × CPUs × the
+        // baseline rate, is the ceiling, and CPU per execution against the baseline says whether the engine scales.
+        var cpus = Environment.ProcessorCount;
+        var dir = Path.Combine(TestData.TempFolder(), "bundle");
+        var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(3),
+            ["capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", (2 * cpus).ToString(System.Globalization.CultureInfo.InvariantCulture), "--scale", "0.25", "--duration", "6s", "-o", dir]);
+        Assert.True(exit == 0, stderr);
+        var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "report", "findings.json"))).RootElement;
+        var findings = json.GetProperty("findings").EnumerateArray().Where(f => f.GetProperty("phase").GetString() == "load").ToArray();
+
+        var acted = Assert.Single(findings, f => f.GetProperty("severity").GetString() is "critical" or "warning");
+        Assert.Equal("cpu-saturation", acted.GetProperty("id").GetString());
+        var title = acted.GetProperty("title").GetString()!;
+        Assert.Contains($"the {cpus} CPUs are saturated", title, StringComparison.Ordinal);
+        Assert.Contains("of the machine's ceiling", title, StringComparison.Ordinal);
+        Assert.Contains("CPU per execution", title, StringComparison.Ordinal);
+        Assert.False(string.IsNullOrWhiteSpace(acted.GetProperty("next").GetString()));
+        var verdict = json.GetProperty("verdicts").EnumerateArray().Single(v => v.GetProperty("phase").GetString() == "load");
+        Assert.Equal("cpu-saturation", verdict.GetProperty("findingId").GetString());
+
+        // Physical bounds: the ideal never exceeds what the CPUs allow at the baseline's CPU per execution, and the load
+        // phase's throughput stays under it (10% for the baseline's own noise).
+        var phases = json.GetProperty("phases").EnumerateArray().ToArray();
+        var baseline = phases.Single(p => p.GetProperty("name").GetString() == "baseline");
+        var load = phases.Single(p => p.GetProperty("name").GetString() == "load");
+        var baselineCpuMs = Math.Min(baseline.GetProperty("cpuMsPerExecution").GetDouble(), baseline.GetProperty("msPerExecution").GetDouble());
+        var ceiling = cpus * 1000 / baselineCpuMs;
+        var row = json.GetProperty("scalability").EnumerateArray().Single(s => s.GetProperty("phase").GetString() == "load");
+        Assert.True(row.GetProperty("idealExecutionsPerSecond").GetDouble() <= ceiling * 1.0001, $"ideal {row} above the ceiling {ceiling}");
+        Assert.True(load.GetProperty("executionsPerSecond").GetDouble() <= ceiling * 1.1, $"throughput above the machine's ceiling {ceiling}");
+        var loadLedger = load.GetProperty("ledger");
+        Assert.True(loadLedger.GetProperty("cpuSeconds").GetDouble() <= load.GetProperty("wallSeconds").GetDouble() * cpus * 1.02, "more CPU than the machine has");
     }
 
     [Fact]

@@ -124,9 +124,9 @@ public sealed class CraftedBundle
     }
 
     /// <summary>Writes overhead.json.</summary>
-    public CraftedBundle Overhead(string phase, double instrumented, double uninstrumented, double? low = null, double? high = null)
+    public CraftedBundle Overhead(string phase, double instrumented, double uninstrumented, double? low = null, double? high = null, int uninstrumentedExecutions = 12, int instrumentedExecutions = 60)
     {
-        var interval = low is { } l && high is { } h ? $", \"ratioLow\": {N(l)}, \"ratioHigh\": {N(h)}, \"uninstrumentedExecutions\": 12, \"instrumentedExecutions\": 60" : "";
+        var interval = low is { } l && high is { } h ? $", \"ratioLow\": {N(l)}, \"ratioHigh\": {N(h)}, \"uninstrumentedExecutions\": {uninstrumentedExecutions}, \"instrumentedExecutions\": {instrumentedExecutions}" : "";
         File(BundlePaths.Overhead(phase), null).Append(CultureInfo.InvariantCulture,
             $"{{ \"instrumentedPerSecond\": {N(instrumented)}, \"uninstrumentedPerSecond\": {N(uninstrumented)}, \"ratio\": {N(instrumented / uninstrumented)}, \"method\": \"crafted\"{interval} }}\n");
         return this;

@@ -29,7 +29,7 @@ public static class CaptureComparer
             Captures = captures,
             Phases = phases,
             ConfigurationDifferences = CaptureConfiguration.Differences(captures.Select(c => c.Analysis.Manifest).ToArray()),
-            Scalability = Scalability(phases),
+            Scalability = Scalability(phases, captures),
             Warnings = warnings,
         };
         return result with { Findings = ComparisonRules.Evaluate(result) };
@@ -97,7 +97,7 @@ public static class CaptureComparer
         Tags = PhaseRows.Tags(sides),
     };
 
-    private static IReadOnlyList<ScalabilityPoint> Scalability(IReadOnlyList<PhaseComparison> phases)
+    private static IReadOnlyList<ScalabilityPoint> Scalability(IReadOnlyList<PhaseComparison> phases, IReadOnlyList<ComparedCapture> captures)
     {
         // A scalability chart needs the same phase at different session counts: the first phase where they differ.
         var phase = phases.FirstOrDefault(p => p.Sides.Select(s => s.Ledger.Threads).Distinct().Count() > 1 && p.Sides.All(s => !s.Ledger.IsAttach));
@@ -108,8 +108,8 @@ public static class CaptureComparer
 
         var fewest = phase.Sides.OrderBy(s => s.Ledger.Threads).First().Ledger;
         return phase.Sides
-            .Select(s => new ScalabilityPoint(s.Label, s.Ledger.Threads, s.Ledger.ExecutionsPerSecond, s.Ledger.MsPerExecution,
-                fewest.MsPerExecution > 0 ? s.Ledger.Threads * 1000 / fewest.MsPerExecution : 0))
+            .Select((s, i) => new ScalabilityPoint(s.Label, s.Ledger.Threads, s.Ledger.ExecutionsPerSecond, s.Ledger.MsPerExecution,
+                IdealThroughput.PerSecond(s.Ledger.Threads, fewest.MsPerExecution, fewest.CpuMsPerExecution, captures[i].Analysis.Manifest.LogicalCpus)))
             .OrderBy(p => p.Threads).ToArray();
     }
 }

@@ -26,26 +26,36 @@ public static class CaptureConfiguration
         "--min-free-disk-mb", "--max-perf-mb", "--max-xe-mb", "--no-analyze", "--symbols", "--offline",
     };
 
-    /// <summary>Settings whose values differ, configuration first, then the capture options, each in name order.</summary>
+    /// <summary>
+    /// Settings whose values differ: what ran (workload, sessions per phase, engine, CPU stacks) first, then the
+    /// configuration, then the other capture options, each in name order. An option a capture was not given is compared
+    /// by what the bundle records it ran with (the engine, workload, sessions and CPU collector are in the manifest) or
+    /// else as its default, never as missing: the manifest lists only the options given.
+    /// </summary>
     public static IReadOnlyList<ConfigurationRow> Differences(IReadOnlyList<BundleManifest> manifests)
     {
         var rows = new List<ConfigurationRow>();
-        rows.AddRange(Differing(manifests, m => m.Configuration, k => !InstanceIdentity.Contains(k), "manifest.json configuration"));
-        rows.AddRange(Differing(manifests, m => m.Options, k => !NotConfiguration.Contains(k), "manifest.json options"));
+        rows.AddRange(Ran(manifests).Where(r => r.Values.Distinct(StringComparer.Ordinal).Count() > 1));
+        rows.AddRange(Differing(manifests, m => m.Configuration, k => !InstanceIdentity.Contains(k), "manifest.json configuration", _ => null));
+        rows.AddRange(Differing(manifests, m => m.Options, k => !NotConfiguration.Contains(k) && !RanOptions.Contains(k), "manifest.json options", _ => "default"));
         return rows;
     }
 
     /// <summary>
-    /// A label per capture: the value of the first differing configuration setting (else option) whose values tell
-    /// every capture apart, shortened to a file name where it is a path; else <paramref name="fallback"/> (e.g. the
-    /// bundles' names).
+    /// A label per capture, saying what differs: the workload, the sessions of the main phase (<c>4 sessions</c>), else the
+    /// first differing setting whose values tell every capture apart (<c>memory model=LOCK_PAGES</c>; a file such as
+    /// <c>--sql md5.sql</c> by its name); else <paramref name="fallback"/> (e.g. the bundles' names).
     /// </summary>
     public static IReadOnlyList<string> Labels(IReadOnlyList<BundleManifest> manifests, IReadOnlyList<string> fallback)
     {
         foreach (var row in Differences(manifests))
         {
-            // A file (--sql FILE) is named by itself; any other setting by name=value.
-            var labels = row.Values.Select(v => v is not null && IsPath(v) ? Path.GetFileNameWithoutExtension(v.Replace('\\', '/')) : $"{Short(row.Setting)}={v ?? "not set"}").ToArray();
+            var labels = row.Setting switch
+            {
+                Workload => row.Values.Select(v => v ?? "").ToArray(),
+                Sessions => manifests.Select(m => MainThreads(m) is { } n ? $"{n} session{(n == 1 ? "" : "s")}" : "").ToArray(),
+                _ => row.Values.Select(v => v is not null && IsPath(v) ? Path.GetFileNameWithoutExtension(v.Replace('\\', '/')) : $"{Short(row.Setting)}={v ?? "not recorded"}").ToArray(),
+            };
             if (labels.Distinct(StringComparer.Ordinal).Count() == labels.Length && labels.All(l => l.Length is > 0 and <= 40))
             {
                 return labels;
@@ -55,9 +65,32 @@ public static class CaptureConfiguration
         return Unique(fallback);
     }
 
-    private static IEnumerable<ConfigurationRow> Differing(IReadOnlyList<BundleManifest> manifests, Func<BundleManifest, IReadOnlyDictionary<string, string>> values, Func<string, bool> keep, string source) =>
+    private const string Workload = "workload";
+    private const string Sessions = "sessions per phase";
+
+    /// <summary>Options whose effective value the manifest records elsewhere; compared as <see cref="Ran"/> rows.</summary>
+    private static readonly HashSet<string> RanOptions = new(StringComparer.Ordinal) { "--workload", "--threads", "--engine", "--cpu" };
+
+    /// <summary>What each capture ran with, as the manifest records it whether or not an option asked for it.</summary>
+    private static IEnumerable<ConfigurationRow> Ran(IReadOnlyList<BundleManifest> manifests)
+    {
+        yield return new ConfigurationRow(Workload, [.. manifests.Select(m => (string?)m.Workload)], "manifest.json workload");
+        yield return new ConfigurationRow(Sessions, [.. manifests.Select(m => (string?)string.Join(", ", m.Phases.Select(p => $"{p.Name} {p.Threads}")))], "manifest.json phases");
+        yield return new ConfigurationRow("engine", [.. manifests.Select(m => (string?)m.Engine)], "manifest.json engine");
+        yield return new ConfigurationRow("CPU stacks", [.. manifests.Select(CpuCollector)], "manifest.json collectors");
+    }
+
+    /// <summary>The CPU stack collector a capture ran (perf, etw), <c>none</c> without one.</summary>
+    private static string? CpuCollector(BundleManifest m) =>
+        m.Collectors.Select(c => c.Name).FirstOrDefault(n => n is "perf" or "etw") ?? (m.Options.TryGetValue("--cpu", out var asked) ? asked : "none");
+
+    /// <summary>Sessions of the capture's main phase (load, else the one with most sessions).</summary>
+    private static int? MainThreads(BundleManifest m) =>
+        (m.Phases.FirstOrDefault(p => p.Name == PhaseNames.Load) ?? m.Phases.OrderByDescending(p => p.Threads).FirstOrDefault())?.Threads;
+
+    private static IEnumerable<ConfigurationRow> Differing(IReadOnlyList<BundleManifest> manifests, Func<BundleManifest, IReadOnlyDictionary<string, string>> values, Func<string, bool> keep, string source, Func<string, string?> absent) =>
         manifests.SelectMany(m => values(m).Keys).Distinct(StringComparer.Ordinal).Where(keep).Order(StringComparer.Ordinal)
-            .Select(key => new ConfigurationRow(key, manifests.Select(m => values(m).TryGetValue(key, out var v) ? v : null).ToArray(), source))
+            .Select(key => new ConfigurationRow(key, manifests.Select(m => values(m).TryGetValue(key, out var v) ? v : absent(key)).ToArray(), source))
             .Where(r => r.Values.Distinct(StringComparer.Ordinal).Count() > 1);
 
     private static bool IsPath(string value) => value.Contains('/') || value.Contains('\\');

@@ -11,6 +11,7 @@ public static class CaptureRules
         new CaptureIncompleteRule(),
         new CpuTopModuleRule(),
         new StacksIncompleteRule(),
+        new CpuSaturationRule(),
         new WaitsExplainLittleRule(),
         new DominantWaitRule(),
         new HighRunQueueRule(),

@@ -13,6 +13,9 @@ public abstract class FindingRule<TInput> : IFindingRule<TInput>
     /// <inheritdoc/>
     public abstract IEnumerable<Finding> Evaluate(TInput input);
 
+    /// <inheritdoc/>
+    public virtual IReadOnlyCollection<string> Subsumes { get; } = [];
+
     /// <summary>A finding of this rule.</summary>
     protected Finding Create(string severity, string? phase, string title, IReadOnlyList<string> evidence, string next, bool dataQuality = false)
     {

@@ -10,6 +10,12 @@ public interface IFindingRule<in TInput>
     /// <summary>The id every finding of this rule carries (findings.json <c>id</c>).</summary>
     string Id { get; }
 
+    /// <summary>
+    /// Ids of rules whose findings about the same phase this rule's finding explains: one cause, one finding. The
+    /// evaluator drops them when this rule fires for that phase; this finding carries their figures.
+    /// </summary>
+    IReadOnlyCollection<string> Subsumes { get; }
+
     /// <summary>The rule's findings for <paramref name="input"/>, none when it does not fire.</summary>
     IEnumerable<Finding> Evaluate(TInput input);
 }

@@ -35,7 +35,7 @@ public static class Growth
     }
 
     /// <summary>One row per phase: throughput against the ideal of perfect scaling from the baseline.</summary>
-    public static IReadOnlyList<ScalabilityRow> Scalability(IReadOnlyList<PhaseData> phases, IReadOnlyList<PhaseLedger> ledgers)
+    public static IReadOnlyList<ScalabilityRow> Scalability(IReadOnlyList<PhaseData> phases, IReadOnlyList<PhaseLedger> ledgers, int logicalCpus)
     {
         var baseline = ledgers.FirstOrDefault(l => l.Phase == PhaseNames.Baseline) ?? ledgers.OrderBy(l => l.Threads).FirstOrDefault();
         var rows = new List<ScalabilityRow>();
@@ -48,7 +48,7 @@ public static class Growth
                 continue;
             }
 
-            var ideal = baseline is not null && baseline.MsPerExecution > 0 ? l.Threads * 1000 / baseline.MsPerExecution : 0;
+            var ideal = baseline is null ? 0 : IdealThroughput.PerSecond(l.Threads, baseline.MsPerExecution, baseline.CpuMsPerExecution, logicalCpus);
             var topSpin = phases[i].Spinlocks?.OrderByDescending(s => s.Spins).FirstOrDefault()?.Name ?? "";
             rows.Add(new ScalabilityRow(l.Phase, l.Threads, l.ExecutionsPerSecond, l.MsPerExecution, ideal,
                 ideal > 0 ? l.ExecutionsPerSecond / ideal : 0,

@@ -5,7 +5,7 @@ namespace SqlWaitProbe.Analysis.Ledger;
 /// <param name="Threads">Concurrent sessions.</param>
 /// <param name="ExecutionsPerSecond">Measured throughput.</param>
 /// <param name="MsPerExecution">Session ms per execution.</param>
-/// <param name="IdealExecutionsPerSecond">threads × 1000 ÷ baseline ms per execution.</param>
+/// <param name="IdealExecutionsPerSecond">Threads × 1000 ÷ baseline ms per execution, capped by the machine's CPUs (<see cref="IdealThroughput"/>).</param>
 /// <param name="VsIdeal">Throughput ÷ ideal throughput.</param>
 /// <param name="TopModule">Heaviest server module by exclusive share, or empty.</param>
 /// <param name="TopWait">Largest wait type, or empty.</param>

@@ -87,6 +87,13 @@ public static class AnalyzeCommand
                     console.Out.WriteLine($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured.");
                 }
 
+                console.Out.WriteLine("Verdict:");
+                foreach (var v in result.Analysis.Verdicts)
+                {
+                    console.Out.WriteLine($"  {v.Phase}: {v.Text}");
+                    console.Out.WriteLine($"    next: {v.Next}");
+                }
+
                 console.Out.WriteLine(result.Analysis.Findings.Count == 0 ? "No findings." : "Findings:");
                 foreach (var f in result.Analysis.Findings)
                 {

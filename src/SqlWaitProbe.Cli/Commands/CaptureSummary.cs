@@ -18,10 +18,12 @@ public static class CaptureSummary
             output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
             foreach (var p in outcome.Phases)
             {
-                var ratio = p.Overhead.Ratio is not { } r ? "n/a"
-                    : p.Overhead.RatioLow is { } low && p.Overhead.RatioHigh is { } high
-                        ? string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({low:0.00}–{high:0.00})")
-                        : r.ToString("0.000", CultureInfo.InvariantCulture);
+                // The same rule as the report's: a ratio only with its interval from enough executions.
+                var o = p.Overhead;
+                var ratio = o.Ratio is not { } r ? "not measured (capture.log says why)"
+                    : Analysis.Findings.Rules.ObserverEffectRule.WhyNotShown(o.UninstrumentedExecutions, o.InstrumentedExecutions, o.RatioLow, o.RatioHigh) is not null
+                        ? "not shown: too few executions (Data quality says how many)"
+                        : string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({o.RatioLow:0.00}–{o.RatioHigh:0.00})");
                 output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00}  {9}",
                     p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max, ratio));
             }
@@ -78,7 +80,7 @@ public static class CaptureSummary
         Print(outcome, output);
         if (findings > 0 && outcome.Findings.Count > 0)
         {
-            output.WriteLine("first findings:");
+            output.WriteLine("verdict per phase, then findings:");
             foreach (var finding in outcome.Findings.Take(findings))
             {
                 output.WriteLine("  - " + finding);

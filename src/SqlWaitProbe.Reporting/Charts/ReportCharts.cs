@@ -15,7 +15,7 @@ public static class ReportCharts
             charts.Add(ChartPlots.Line("scalability", title, "concurrent sessions", "executions per second",
             [
                 new ChartSeries("measured", a.Scalability.Select(s => ((double)s.Threads, s.ExecutionsPerSecond)).ToArray()),
-                new ChartSeries("ideal (threads × baseline)", a.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
+                new ChartSeries("ideal (sessions × baseline, at most the CPUs allow)", a.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
             ], xTicks: a.Scalability.Select(s => (double)s.Threads).Distinct().ToArray()));
         }
 

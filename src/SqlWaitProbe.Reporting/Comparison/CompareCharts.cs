@@ -54,7 +54,7 @@ public static class CompareCharts
             charts.Add(ChartPlots.Line("scalability", "Throughput by sessions across the captures", "concurrent sessions", "executions per second",
             [
                 new ChartSeries("measured", r.Scalability.Select(s => ((double)s.Threads, s.ExecutionsPerSecond)).ToArray()),
-                new ChartSeries("ideal (sessions × fewest-session rate)", r.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
+                new ChartSeries("ideal (sessions × fewest-session rate, at most the CPUs allow)", r.Scalability.Select(s => ((double)s.Threads, s.IdealExecutionsPerSecond)).ToArray()),
             ], xTicks: ticks));
         }
 

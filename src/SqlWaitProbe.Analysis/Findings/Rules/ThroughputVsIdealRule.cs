@@ -18,11 +18,16 @@ public sealed class ThroughputVsIdealRule : CaptureRule
     /// <inheritdoc/>
     protected override IEnumerable<Finding> EvaluateCapture(AnalysisResult analysis)
     {
+        var baseline = analysis.Baseline ?? analysis.Ledgers.OrderBy(l => l.Threads).FirstOrDefault();
         foreach (var row in analysis.Scalability.Where(r => r.Phase != PhaseNames.Baseline && r.Threads > 1 && r.IdealExecutionsPerSecond > 0 && r.VsIdeal < VsIdeal))
         {
+            var capped = baseline is { MsPerExecution: > 0 } b && row.IdealExecutionsPerSecond < row.Threads * 1000 / b.MsPerExecution * 0.999;
+            var ideal = capped
+                ? $"the machine's ceiling: {analysis.Manifest.LogicalCpus} CPUs at the baseline's CPU per execution"
+                : $"{row.Threads} × baseline rate";
             yield return Create(row.VsIdeal < CriticalVsIdeal ? Severities.Critical : Severities.Warning, row.Phase,
                 $"Throughput at {row.Threads} sessions is {Pct(row.VsIdeal)} of ideal",
-                [$"{F(row.ExecutionsPerSecond)} executions/s measured vs {F(row.IdealExecutionsPerSecond)} ideal ({row.Threads} × baseline rate) [executions.csv, manifest phases]",
+                [$"{F(row.ExecutionsPerSecond)} executions/s measured vs {F(row.IdealExecutionsPerSecond)} ideal ({ideal}) [executions.csv, sessions.csv, manifest phases]",
                  $"{F(row.MsPerExecution)} ms per execution at {row.Threads} sessions [executions.csv]"],
                 "compare the ledgers of baseline and this phase: the part that grew per execution (waits, CPU or run queue) is what stops it scaling");
         }
