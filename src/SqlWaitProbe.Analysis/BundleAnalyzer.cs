@@ -6,6 +6,7 @@ using SqlWaitProbe.Analysis.Ledger;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Secrets;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Analysis;
@@ -16,7 +17,7 @@ public static class BundleAnalyzer
     /// <summary>Analyses <paramref name="bundle"/>. <paramref name="extraTags"/> adds imported stack tags; <paramref name="focus"/> adds a callers/callees view.</summary>
     public static AnalysisResult Analyze(CaptureBundle bundle, StackTagSet? extraTags = null, string? focus = null, IProgress<string>? progress = null, CancellationToken cancellationToken = default)
     {
-        var manifest = bundle.Manifest;
+        var manifest = WithoutCredentials(bundle.Manifest);
         progress?.Report("reading phases");
         var phases = BundleReader.ReadPhases(bundle, cancellationToken);
         var tags = BuiltInStackTags.ForEngine(manifest.Engine);
@@ -83,6 +84,15 @@ public static class BundleAnalyzer
         var withFindings = result with { Findings = CaptureRules.Evaluate(result) };
         return withFindings with { Verdicts = PhaseVerdicts.Of(withFindings) };
     }
+
+    // A bundle from an older probe (or edited by hand) may hold a password in its options or settings: what the
+    // reports and compare show of the manifest passes the same rules the capture applies.
+    private static BundleManifest WithoutCredentials(BundleManifest manifest) => manifest with
+    {
+        Options = manifest.Options.ToDictionary(o => o.Key, o => CredentialRules.Redact(o.Value), StringComparer.Ordinal),
+        Configuration = CredentialRules.RedactSettings(manifest.Configuration),
+        Reason = manifest.Reason is null ? null : CredentialRules.Redact(manifest.Reason),
+    };
 
     private static List<string> DataQualityNotes(CaptureBundle bundle, IReadOnlyList<PhaseData> phases)
     {

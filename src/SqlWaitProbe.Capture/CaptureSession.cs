@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Secrets;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Phases;
 
@@ -79,7 +80,8 @@ public static class CaptureSession
             var token = cancel.Token;
             var server = await engine.PrepareServerAsync(request.Plan, progress, token);
             signals.Renew();
-            manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = server.Configuration });
+            // A setting can hold a credential (primary_conninfo with its password): masked before it is written anywhere.
+            manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = CredentialRules.RedactSettings(server.Configuration) });
             progress.Report(server.Summary);
             var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
             var callGraph = OsCollectorSelector.CallGraph(request.Os, OsFacts.ThisMachine);

@@ -5,6 +5,7 @@ using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Secrets;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Packing;
@@ -92,6 +93,7 @@ public sealed partial class BundleRedactor
     /// <summary>Redacts one text.</summary>
     public string Redact(string text)
     {
+        text = CredentialRules.Redact(text);
         // User names inside home folders, wherever a path shows them (logs, perf map files, temp folders).
         text = HomeFolder().Replace(text, m => m.Groups[1].Value + "user");
         foreach (var (original, placeholder) in _map)
