@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Full fuzz run of every parser: 100000 mutated inputs each (override with PROBE_FUZZ_ITERATIONS).
+# Full fuzz run of every parser (folded, perf script, speedscope, .xel, .stacktags, PDH-CSV, bundles, .etl and
+# .etl.zip traces): 100000 mutated inputs each (override with PROBE_FUZZ_ITERATIONS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PROBE_FUZZ_ITERATIONS="${PROBE_FUZZ_ITERATIONS:-100000}"

@@ -91,17 +91,20 @@ public sealed class EtlFile : IDisposable
 
     private static EtlFile FromZip(Stream file, string path, BundleLimits limits)
     {
-        ZipArchive archive;
+        // The archive reads its directory lazily: damage can surface at any step, and each is the same bad input.
         try
         {
-            archive = new ZipArchive(file, ZipArchiveMode.Read, leaveOpen: true);
+            return FromArchive(file, path, limits);
         }
         catch (InvalidDataException)
         {
             throw new BadInputException("not a zip archive, or the archive is corrupt or truncated", path);
         }
+    }
 
-        using (archive)
+    private static EtlFile FromArchive(Stream file, string path, BundleLimits limits)
+    {
+        using (var archive = new ZipArchive(file, ZipArchiveMode.Read, leaveOpen: true))
         {
             var traces = archive.Entries.Where(e => e.FullName.EndsWith(".etl", StringComparison.OrdinalIgnoreCase) && !e.FullName.EndsWith('/')).ToArray();
             if (traces.Length != 1)

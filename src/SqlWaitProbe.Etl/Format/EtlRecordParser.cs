@@ -43,18 +43,18 @@ internal static class EtlRecordParser
         var at = content[position..];
         var flags = (byte)(marker >> 24);
         var kind = (EtlHeaderKind)(byte)(marker >> 16);
-        string Where() => EtlLocation.Record(source.BufferAt, source.Compressed, position);
+        var where = new EtlRecordPosition(source.BufferAt, source.Compressed, position);
         if (flags == MessageFlags)
         {
             var messageSize = (int)(marker & 0xFFFF);
-            next = Advance(position, messageSize, 8, content.Length, Where);
+            next = Advance(position, messageSize, 8, content.Length, where);
             record = Base(EtlHeaderKind.Message, 8, long.MinValue, -1, -1, source, position) with { Group = -1, Payload = ReadOnlySpan<byte>.Empty };
             return true;
         }
 
         if (flags != TraceHeaderFlags)
         {
-            throw new EtlFormatException(Where(), string.Create(CultureInfo.InvariantCulture,
+            throw new EtlFormatException(where.Location, string.Create(CultureInfo.InvariantCulture,
                 $"record marker 0x{marker:X8} is not an event header (its flag byte is 0x{flags:X2}, not 0xC0); the buffer is damaged"));
         }
 
@@ -67,14 +67,14 @@ internal static class EtlRecordParser
                 var fixedSize = perfInfo ? 16 : kind is EtlHeaderKind.System32 or EtlHeaderKind.System64 ? 32 : 24;
                 if (at.Length < 8)
                 {
-                    throw new EtlFormatException(Where(), "a record header runs past the end of its buffer");
+                    throw new EtlFormatException(where.Location, "a record header runs past the end of its buffer");
                 }
 
                 // Bits 8-10 of the marker count 8-byte values the kernel appends to the header (performance counters),
                 // bit 15 one more; the payload starts after them.
                 var headerSize = fixedSize + (8 * (int)((marker >> 8) & 7)) + ((marker & 0x8000) != 0 ? 8 : 0);
                 var size = BinaryPrimitives.ReadUInt16LittleEndian(at[4..]);
-                next = Advance(position, size, headerSize, content.Length, Where);
+                next = Advance(position, size, headerSize, content.Length, where);
                 var (group, type) = KernelGroup.FromHook(BinaryPrimitives.ReadUInt16LittleEndian(at[6..]));
                 var timestamp = BinaryPrimitives.ReadInt64LittleEndian(at[(perfInfo ? 8 : 16)..]);
                 var tid = perfInfo ? -1 : BinaryPrimitives.ReadInt32LittleEndian(at[8..]);
@@ -90,7 +90,7 @@ internal static class EtlRecordParser
             {
                 var headerSize = kind is EtlHeaderKind.Full32 or EtlHeaderKind.Full64 ? 48 : 72;
                 var size = (int)(marker & 0xFFFF);
-                next = Advance(position, size, headerSize, content.Length, Where);
+                next = Advance(position, size, headerSize, content.Length, where);
                 var provider = new Guid(at.Slice(24, 16));
                 record = Base(kind, PointerSize(kind), BinaryPrimitives.ReadInt64LittleEndian(at[16..]),
                     BinaryPrimitives.ReadInt32LittleEndian(at[8..]), BinaryPrimitives.ReadInt32LittleEndian(at[12..]), source, position) with
@@ -105,11 +105,11 @@ internal static class EtlRecordParser
             {
                 const int headerSize = 80;
                 var size = (int)(marker & 0xFFFF);
-                next = Advance(position, size, headerSize, content.Length, Where);
+                next = Advance(position, size, headerSize, content.Length, where);
                 var payloadAt = headerSize;
                 if ((BinaryPrimitives.ReadUInt16LittleEndian(at[4..]) & EventHeaderFlagExtendedInfo) != 0)
                 {
-                    payloadAt = SkipExtendedItems(at[..size], headerSize, Where);
+                    payloadAt = SkipExtendedItems(at[..size], headerSize, where);
                 }
 
                 record = Base(kind, PointerSize(kind), BinaryPrimitives.ReadInt64LittleEndian(at[16..]),
@@ -122,7 +122,7 @@ internal static class EtlRecordParser
             }
 
             default:
-                throw new EtlFormatException(Where(), string.Create(CultureInfo.InvariantCulture,
+                throw new EtlFormatException(where.Location, string.Create(CultureInfo.InvariantCulture,
                     $"record header type 0x{(byte)kind:X2} is not one an event trace log holds; the buffer is damaged"));
         }
     }
@@ -142,17 +142,17 @@ internal static class EtlRecordParser
     };
 
     // Records start on 8-byte boundaries; the last one may end the content without padding.
-    private static int Advance(int position, int size, int headerSize, int contentLength, Func<string> where)
+    private static int Advance(int position, int size, int headerSize, int contentLength, EtlRecordPosition where)
     {
         if (size < headerSize)
         {
-            throw new EtlFormatException(where(), string.Create(CultureInfo.InvariantCulture,
+            throw new EtlFormatException(where.Location, string.Create(CultureInfo.InvariantCulture,
                 $"a record says it is {size} bytes long, shorter than its {headerSize}-byte header; the buffer is damaged"));
         }
 
         if (size > contentLength - position)
         {
-            throw new EtlFormatException(where(), string.Create(CultureInfo.InvariantCulture,
+            throw new EtlFormatException(where.Location, string.Create(CultureInfo.InvariantCulture,
                 $"a record of {size} bytes runs past the end of its buffer ({contentLength - position} bytes left); the buffer is damaged or truncated"));
         }
 
@@ -161,13 +161,13 @@ internal static class EtlRecordParser
 
     // EVENT_HEADER extended items: USHORT size (8-aligned, its own 8-byte header included), USHORT type, USHORT whose
     // bit 0 says another item follows, USHORT data size; the payload follows the last item.
-    private static int SkipExtendedItems(ReadOnlySpan<byte> record, int at, Func<string> where)
+    private static int SkipExtendedItems(ReadOnlySpan<byte> record, int at, EtlRecordPosition where)
     {
         for (var items = 0; ; items++)
         {
             if (at + 8 > record.Length)
             {
-                throw new EtlFormatException(where(), "an event's extended data runs past the end of the event");
+                throw new EtlFormatException(where.Location, "an event's extended data runs past the end of the event");
             }
 
             var size = BinaryPrimitives.ReadUInt16LittleEndian(record[at..]);
@@ -175,7 +175,7 @@ internal static class EtlRecordParser
             var dataSize = BinaryPrimitives.ReadUInt16LittleEndian(record[(at + 6)..]);
             if (size < 8 || dataSize > size - 8 || size > record.Length - at)
             {
-                throw new EtlFormatException(where(), string.Create(CultureInfo.InvariantCulture,
+                throw new EtlFormatException(where.Location, string.Create(CultureInfo.InvariantCulture,
                     $"an extended data item of {size} bytes (data {dataSize}) does not fit its event"));
             }
 

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Numerics;
 
 namespace SqlWaitProbe.Etl.Format;
 
@@ -40,22 +41,28 @@ internal static class Lz77Plain
                 flagCount = 32;
             }
 
-            flagCount--;
-            if ((flags & (1u << flagCount)) == 0)
+            // A run of zero flags is a run of literals, copied at once.
+            var literals = Math.Min(flagCount, BitOperations.LeadingZeroCount(flags << (32 - flagCount)));
+            if (literals > 0)
             {
-                if (ip >= input.Length)
+                if (literals > input.Length - ip)
                 {
-                    throw Damaged(inputAt, ip, "the compressed data ends where a literal byte should be");
+                    throw Damaged(inputAt, input.Length, "the compressed data ends where a literal byte should be");
                 }
 
-                if (op >= output.Length)
+                if (literals > output.Length - op)
                 {
-                    throw Damaged(inputAt, ip, $"the data expands past the {output.Length} bytes its buffer holds");
+                    throw Damaged(inputAt, ip + (output.Length - op), $"the data expands past the {output.Length} bytes its buffer holds");
                 }
 
-                output[op++] = input[ip++];
+                input.Slice(ip, literals).CopyTo(output[op..]);
+                ip += literals;
+                op += literals;
+                flagCount -= literals;
                 continue;
             }
+
+            flagCount--;
 
             if (ip == input.Length)
             {
