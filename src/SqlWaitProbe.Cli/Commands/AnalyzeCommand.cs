@@ -3,6 +3,7 @@ using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -84,7 +85,7 @@ public static class AnalyzeCommand
 
                 if (bundle.Manifest.Status != BundleStatus.Complete)
                 {
-                    console.Out.WriteLine($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured.");
+                    console.Out.WriteLine(TerminalText.Line($"note: this capture is {bundle.Manifest.Status}{(bundle.Manifest.Reason is null ? "" : " (" + bundle.Manifest.Reason + ")")}; figures cover what was captured."));
                 }
 
                 console.Out.WriteLine("Verdict:");
@@ -97,7 +98,7 @@ public static class AnalyzeCommand
                 console.Out.WriteLine(result.Analysis.Findings.Count == 0 ? "No findings." : "Findings:");
                 foreach (var f in result.Analysis.Findings)
                 {
-                    console.Out.WriteLine($"  [{f.Severity}] {f.Title}");
+                    console.Out.WriteLine(TerminalText.Line($"  [{f.Severity}] {f.Title}"));
                 }
 
                 console.Out.WriteLine("Report:");

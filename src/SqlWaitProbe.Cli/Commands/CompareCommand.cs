@@ -1,6 +1,7 @@
 using System.CommandLine;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting;
 using SqlWaitProbe.Reporting.Comparison;
 
@@ -34,20 +35,20 @@ public static class CompareCommand
                     progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions(), progress, token));
                 foreach (var w in result.Warnings)
                 {
-                    console.Out.WriteLine($"warning: {w}");
+                    console.Out.WriteLine(TerminalText.Line($"warning: {w}"));
                 }
 
-                console.Out.WriteLine($"compared {string.Join(" vs ", result.Labels)} in {string.Join(", ", result.Phases.Select(p => p.Name))}");
+                console.Out.WriteLine(TerminalText.Line($"compared {string.Join(" vs ", result.Labels)} in {string.Join(", ", result.Phases.Select(p => p.Name))}"));
                 console.Out.WriteLine(result.Findings.Count == 0 ? "No findings." : "Findings:");
                 foreach (var f in result.Findings)
                 {
-                    console.Out.WriteLine($"  [{f.Severity}] {f.Title}");
+                    console.Out.WriteLine(TerminalText.Line($"  [{f.Severity}] {f.Title}"));
                 }
 
                 console.Out.WriteLine("Report:");
                 foreach (var file in files.Take(3))
                 {
-                    console.Out.WriteLine($"  {file}");
+                    console.Out.WriteLine(TerminalText.Line($"  {file}"));
                 }
 
                 console.Out.WriteLine($"  ({files.Count} files in {Path.GetFullPath(folder)})");

@@ -2,6 +2,7 @@ using System.CommandLine;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting;
 using SqlWaitProbe.Packing;
 
@@ -55,7 +56,7 @@ public static class PackCommand
 
             foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact)))
             {
-                console.Out.WriteLine(note);
+                console.Out.WriteLine(TerminalText.Line(note));
             }
 
             console.Out.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");

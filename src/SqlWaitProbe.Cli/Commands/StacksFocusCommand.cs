@@ -4,6 +4,7 @@ using Spectre.Console;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -52,7 +53,7 @@ public static class StacksFocusCommand
                 }
 
                 output.Ansi.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"Focus '{pattern}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
+                    $"Focus '{TerminalText.Line(pattern)}': {view.MatchedFrames.Count} frame(s), inclusive {Share(view.InclusiveWeight, view.TotalWeight)}, exclusive {Share(view.ExclusiveWeight, view.TotalWeight)} of all samples"));
                 output.Ansi.Write(Table("Callers", view.Callers, withExclusive: false, stacks.Unit));
                 output.Ansi.Write(Table("Callees", view.Callees, withExclusive: true, stacks.Unit));
             });
@@ -73,7 +74,7 @@ public static class StacksFocusCommand
 
         foreach (var e in entries.Take(40))
         {
-            var cells = new List<string> { Markup.Escape(e.Name), Weight(e.InclusiveWeight), StacksReportCommand.Percent(e.Share) };
+            var cells = new List<string> { Markup.Escape(TerminalText.Line(e.Name)), Weight(e.InclusiveWeight), StacksReportCommand.Percent(e.Share) };
             if (withExclusive)
             {
                 cells.Add(Weight(e.ExclusiveWeight));

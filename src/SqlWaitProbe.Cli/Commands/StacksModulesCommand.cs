@@ -40,7 +40,7 @@ public static class StacksModulesCommand
                     var table = new Table().AddColumns("Process", "Module", "Kind", "Exclusive", "Inclusive");
                     foreach (var s in shares)
                     {
-                        table.AddRow(Markup.Escape(s.Process), Markup.Escape(s.Module), s.Kernel ? "kernel" : "user", StacksReportCommand.Percent(s.ExclusiveShare), StacksReportCommand.Percent(s.InclusiveShare));
+                        table.AddRow(Markup.Escape(TerminalText.Line(s.Process)), Markup.Escape(TerminalText.Line(s.Module)), s.Kernel ? "kernel" : "user", StacksReportCommand.Percent(s.ExclusiveShare), StacksReportCommand.Percent(s.InclusiveShare));
                     }
 
                     output.Ansi.Write(table);

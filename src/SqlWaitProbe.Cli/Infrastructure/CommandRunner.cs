@@ -68,7 +68,7 @@ public static class CommandRunner
         {
             // The output could not be written whole: like bad input, nothing of it is kept (each file was written
             // through a temporary name and is gone; a folder this run made for its output goes too).
-            await console.Error.WriteLineAsync($"probe: the disk is full ({e.Message.Split('\n')[0]}); nothing was written: free some space, or name an output on another disk with -o, and run the command again");
+            await console.Error.WriteLineAsync($"probe: the disk is full ({BadInputException.Flatten(e.Message.Split('\n')[0])}); nothing was written: free some space, or name an output on another disk with -o, and run the command again");
             Log.Debug(e, "disk full");
             diskFull = true;
             return (int)ExitCode.BadInput;

@@ -3,6 +3,7 @@ using Serilog;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Secrets;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
@@ -35,7 +36,7 @@ internal static class InternalError
             where = "no log could be written (" + CredentialRules.Redact(logging.Message.Split('\n')[0], secrets) + "); rerun with -v";
         }
 
-        var message = CredentialRules.Redact(e.Message.Split('\n')[0], secrets);
+        var message = TerminalText.Line(CredentialRules.Redact(e.Message.Split('\n')[0], secrets));
         await console.Error.WriteLineAsync($"probe: internal error: {e.GetType().Name}: {message} ({where}). This is a bug in probe; please report it with that log.");
         return (int)ExitCode.InternalError;
     }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Serilog;
 using Spectre.Console;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
@@ -15,7 +16,7 @@ public static class PhaseProgressBars
     /// <summary>Runs <paramref name="work"/> drawing its progress on <paramref name="ansi"/>.</summary>
     public static async Task<T> RunAsync<T>(IAnsiConsole ansi, string title, Func<IProgress<string>, Task<T>> work)
     {
-        ansi.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(title)}");
+        ansi.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(TerminalText.Line(title))}");
         return await ansi.Progress()
             .AutoClear(false)
             .HideCompleted(false)
@@ -44,7 +45,7 @@ public static class PhaseProgressBars
             lock (_gate)
             {
                 Log.Information("{Progress}", value);
-                ansi.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(value)}");
+                ansi.MarkupLine($"[grey]{DateTime.UtcNow:HH:mm:ss}Z[/] {Markup.Escape(TerminalText.Line(value))}");
             }
         }
 
@@ -57,11 +58,11 @@ public static class PhaseProgressBars
                 var max = value.DurationSeconds ?? Math.Max(1, (value.Iterations ?? 1) * value.Sessions);
                 if (!_tasks.TryGetValue(value.Phase, out var task))
                 {
-                    task = context.AddTask(Markup.Escape(Describe(value)), autoStart: true, maxValue: max);
+                    task = context.AddTask(Markup.Escape(TerminalText.Line(Describe(value))), autoStart: true, maxValue: max);
                     _tasks[value.Phase] = task;
                 }
 
-                task.Description = Markup.Escape(Describe(value));
+                task.Description = Markup.Escape(TerminalText.Line(Describe(value)));
                 task.Value = value.Done ? max : Math.Min(max, value.DurationSeconds is null ? value.Executions + (value.ExecutionsBefore ?? 0) : value.ElapsedSeconds);
                 if (value.Done)
                 {

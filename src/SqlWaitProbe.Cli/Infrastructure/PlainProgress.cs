@@ -1,4 +1,5 @@
 using Serilog;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
@@ -17,7 +18,7 @@ public sealed class PlainProgress(TextWriter error) : IProgress<string>, IProgre
         lock (_gate)
         {
             Log.Information("{Progress}", value);
-            error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {value}");
+            error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {TerminalText.Line(value)}");
         }
     }
 

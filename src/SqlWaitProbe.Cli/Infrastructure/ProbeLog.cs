@@ -81,7 +81,10 @@ public static class ProbeLog
         {
             lock (_gate)
             {
-                formatter.Format(logEvent, writer);
+                // A log line may quote a bundle's text; it reaches the terminal without its escapes.
+                using var line = new StringWriter(System.Globalization.CultureInfo.InvariantCulture);
+                formatter.Format(logEvent, line);
+                writer.Write(Core.Text.TerminalText.Lines(line.ToString()));
                 writer.Flush();
             }
         }

@@ -1,5 +1,6 @@
 using Serilog;
 using Spectre.Console;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
@@ -22,7 +23,7 @@ public static class ProgressReporter
         Log.Information("{Title}", title);
         if (plain || !Interactive(console))
         {
-            console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {title}");
+            console.Error.WriteLine($"{DateTime.UtcNow:HH:mm:ss}Z {TerminalText.Line(title)}");
             return await work(new PlainProgress(console.Error));
         }
 

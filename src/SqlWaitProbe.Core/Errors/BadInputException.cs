@@ -22,6 +22,9 @@ public sealed class BadInputException : Exception
     /// <summary>The one-line form shown to the user: <c>file:line: message</c>.</summary>
     public string OneLine => Flatten(File is null ? Message : Line is null ? $"{File}: {Message}" : $"{File}:{Line}: {Message}");
 
-    /// <summary>Replaces line breaks and other control characters so the error stays on one line.</summary>
-    public static string Flatten(string text) => string.Concat(text.Select(c => char.IsControl(c) ? ' ' : c)).Trim();
+    /// <summary>
+    /// The message as one safe line (<see cref="Text.TerminalText.Line"/>): line breaks become spaces and terminal
+    /// escapes from the input it quotes become <c>?</c>.
+    /// </summary>
+    public static string Flatten(string text) => Text.TerminalText.Line(text).Trim();
 }

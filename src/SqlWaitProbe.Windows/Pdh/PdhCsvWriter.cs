@@ -53,5 +53,6 @@ public static class PdhCsvWriter
         }
     }
 
-    private static string Quote(string cell) => "\"" + cell.Replace("\"", "\"\"") + "\"";
+    // PDH-CSV quotes every cell; a quoted formula still runs in a spreadsheet, so cells are neutralised first.
+    private static string Quote(string cell) => "\"" + Core.Text.Csv.Neutralise(cell).Replace("\"", "\"\"") + "\"";
 }
