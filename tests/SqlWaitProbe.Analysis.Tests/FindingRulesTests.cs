@@ -1,3 +1,4 @@
+using System.Globalization;
 using SqlWaitProbe.Analysis.Findings;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
@@ -154,6 +155,40 @@ public sealed class FindingRulesTests
         var a = Analyze.Crafted(new CraftedBundle("postgres", "postgres").Phase("load", 2, 50, 10).Sessions("load", 600, runQueueMs: 350).Wait("load", "LWLock:WALWrite", 50));
 
         Assert.Equal("In load, sessions spent 35% of their time runnable but waiting for a CPU", Single(a, "high-run-queue").Title);
+    }
+
+    /// <summary>A 1-session baseline on 2 CPUs for 10 s while another process took <paramref name="otherMs"/> of CPU, and the run queue it caused.</summary>
+    private static CraftedBundle Crowded(double otherMs, double runQueueMs) => new CraftedBundle("postgres", "postgres") { LogicalCpus = 2 }
+        .Phase("baseline", 1, 20, 500).Sessions("baseline", cpuMs: 10000 - runQueueMs, runQueueMs: runQueueMs)
+        .Stack("baseline", "postgres;postgres!main;libcrypto.so.3!SHA256", 9000)
+        .Sampling("baseline", 8400, 499, 10, 2)
+        .Raw("phases/baseline/cpu/process_cpu.csv", $"pid,name,role,cpu_ms,samples\n4242,csc,other,{otherMs.ToString(CultureInfo.InvariantCulture)},3244\n812,postgres,workload,6000,4491\n");
+
+    [Fact]
+    public void Another_process_that_took_the_cpus_is_the_one_finding_for_the_run_queue_it_caused()
+    {
+        var a = Analyze.Crafted(Crowded(otherMs: 12000, runQueueMs: 4000));
+
+        // One cause, one finding: the run queue and the time waits do not explain are the other process's doing.
+        var f = Single(a, "other-processes-cpu");
+        Assert.Equal(Severities.Critical, f.Severity);
+        None(a, "high-run-queue");
+        None(a, "waits-explain-little");
+        None(a, "throughput-vs-ideal");
+        Assert.Contains(f.Evidence, e => e.StartsWith("the sessions waited 40% of their time for a CPU", StringComparison.Ordinal));
+        var verdict = Assert.Single(a.Verdicts);
+        Assert.Equal(("baseline", "other-processes-cpu"), (verdict.Phase, verdict.FindingId));
+        Assert.Equal(f.Next, verdict.Next);
+    }
+
+    [Fact]
+    public void A_finding_that_stands_for_others_takes_the_severity_of_their_impact()
+    {
+        // Another process took 6% of the machine (a warning alone), but the sessions waited 40% of their time for a CPU.
+        var a = Analyze.Crafted(Crowded(otherMs: 1200, runQueueMs: 4000));
+
+        Assert.Equal(Severities.Critical, Single(a, "other-processes-cpu").Severity);
+        None(a, "high-run-queue");
     }
 
     [Fact]

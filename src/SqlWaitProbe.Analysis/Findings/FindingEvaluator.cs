@@ -22,8 +22,22 @@ public static class FindingEvaluator
             .SelectMany(t => rules[t.index].Subsumes.Select(id => (Id: id, t.finding.Phase)))
             .Where(x => x.Phase is not null)
             .ToHashSet();
+        // Severity is by impact, and the impact of a cause is what the findings it stands for measured: a finding takes
+        // the highest severity of those it explains.
         return found.Where(t => !explained.Contains((t.finding.Id, t.finding.Phase)))
+            .Select(t => (finding: Escalated(t.finding, rules[t.index].Subsumes, found.Select(f => f.finding)), t.index, t.order))
             .OrderBy(t => t.finding.Rank).ThenBy(t => t.index).ThenBy(t => t.order)
             .Select(t => t.finding).ToArray();
+    }
+
+    private static Finding Escalated(Finding finding, IReadOnlyCollection<string> subsumes, IEnumerable<Finding> all)
+    {
+        if (finding.Phase is null || subsumes.Count == 0)
+        {
+            return finding;
+        }
+
+        var worst = all.Where(f => f.Phase == finding.Phase && subsumes.Contains(f.Id)).OrderBy(f => f.Rank).FirstOrDefault();
+        return worst is not null && worst.Rank < finding.Rank ? finding with { Severity = worst.Severity } : finding;
     }
 }

@@ -15,6 +15,10 @@ public sealed class HighRunQueueRule : CaptureRule
     /// <inheritdoc/>
     public override string Id => "high-run-queue";
 
+    /// <inheritdoc/>
+    /// <remarks>Time in the run queue is the unaccounted time <c>waits-explain-little</c> would call missing; what remains beyond it is <c>offcpu-recommended</c>'s.</remarks>
+    public override IReadOnlyCollection<string> Subsumes { get; } = ["waits-explain-little"];
+
     /// <summary>Seconds the sessions spent runnable (the larger of the OS's run queue and the engine's signal waits), and where that came from.</summary>
     public static (double Seconds, string Source) RunnableSeconds(PhaseLedger l)
     {

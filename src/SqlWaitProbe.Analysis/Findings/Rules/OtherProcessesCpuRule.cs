@@ -17,6 +17,10 @@ public sealed class OtherProcessesCpuRule : CaptureRule
     public override string Id => "other-processes-cpu";
 
     /// <inheritdoc/>
+    /// <remarks>The sessions' run queue, the time neither waits nor CPU explain and the throughput short of ideal are what the other processes caused: said once, here, with their figures.</remarks>
+    public override IReadOnlyCollection<string> Subsumes { get; } = ["high-run-queue", "waits-explain-little", "throughput-vs-ideal"];
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         if (l.Machine is not { BusyOthers.Count: > 0 } m)
