@@ -61,4 +61,43 @@ public sealed class RealCaptureReportTests
         Assert.Contains(callGraphLine, md);
         Assert.Contains(callGraphLine[..callGraphLine.IndexOf(", so", StringComparison.Ordinal)], html);
     }
+
+    [Fact]
+    public async Task Report_on_a_real_dwarf_capture_of_the_digest_workload_names_the_algorithm_fetch_path()
+    {
+        // The stacks of a real 2-session hashbytes capture (DWARF unwinding): Debian's libcrypto has no symbols for
+        // OpenSSL's internal functions, so the heaviest path into it ends at an unnamed frame.
+        var root = new CraftedBundle("postgres", "postgres", workload: "hashbytes")
+            .Phase("load", threads: 2, executionsPerSession: 4, msEach: 1500)
+            .Sessions("load", cpuMs: 6000)
+            .Write();
+        var gz = Path.Combine(root, BundlePaths.PerfScript("load"));
+        Directory.CreateDirectory(Path.GetDirectoryName(gz)!);
+        File.Copy(TestData.Path("perf-script/local__pg15-digest-2sessions-dwarf.perf.txt.gz"), gz);
+        PerfScriptNormalizer.Normalize(root, "load", sampleHz: 499, logicalCpus: 2, durationSeconds: 6, callGraph: "dwarf", callGraphReason: "--call-graph dwarf given");
+        var manifestPath = Path.Combine(root, BundlePaths.Manifest);
+        File.WriteAllText(manifestPath, JsonSerializer.Serialize(CaptureBundle.ReadManifest(manifestPath) with { Files = BundleWriter.HashFolder(root) }, ProbeJson.Options));
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+
+        var a = result.Analysis;
+        var path = a.CallPathsIntoFastest[0];
+        Assert.Equal("libcrypto.so.3", a.CallPathsModule);
+        Assert.True(path.EndsUnnamed, string.Join(" → ", path.Frames));
+        Assert.Equal("pgcrypto.so!px_find_digest", path.NamedAs);
+        Assert.Equal("libcrypto.so.3!EVP_MD_fetch", path.Inside[0].Function);
+        var hot = a.Ledgers[0].HotFunctions.Select(h => h.Function).ToArray();
+        Assert.Contains("pgcrypto.so!px_find_digest", hot);
+        Assert.Contains("libcrypto.so.3!EVP_MD_fetch", hot);
+        var md = File.ReadAllText(Path.Combine(output, "report.md"));
+        Assert.Contains("named by `pgcrypto.so!px_find_digest`, which calls `libcrypto.so.3!EVP_MD_fetch`", md);
+        Assert.Matches(@"\| pgcrypto\.so!px_find_digest \| \d+%", md);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "findings.json")));
+        Assert.Equal("pgcrypto.so!px_find_digest", json.RootElement.GetProperty("callPaths")[0].GetProperty("namedAs").GetString());
+        Assert.Contains(json.RootElement.GetProperty("phases")[0].GetProperty("hotFunctions").EnumerateArray(), h => h.GetProperty("function").GetString() == "libcrypto.so.3!EVP_MD_fetch");
+        // libc's start-up frames are on every stack: its inclusive share counts only what runs below them.
+        Assert.True(a.Ledgers[0].Modules.Single(m => m.Module == "libc.so.6").InclusiveShare < 0.9);
+    }
 }

@@ -60,6 +60,12 @@ public sealed record PhaseLedger
     /// <summary>Server-process modules by CPU, heaviest first.</summary>
     public IReadOnlyList<ModuleCost> Modules { get; init; } = [];
 
+    /// <summary>
+    /// The named functions of the server process where its CPU goes, callees included, heaviest first (below the trunk
+    /// every stack shares, pass-through frames left out): where the leaf functions have no symbol, these name the work.
+    /// </summary>
+    public IReadOnlyList<Stacks.HotFunction> HotFunctions { get; init; } = [];
+
     /// <summary>Stack tags by CPU, heaviest first.</summary>
     public IReadOnlyList<TagCost> Tags { get; init; } = [];
 

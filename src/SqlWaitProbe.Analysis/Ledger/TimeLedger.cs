@@ -122,6 +122,7 @@ public static class TimeLedger
             KernelShare = kernelShare,
             SamplingCoverage = phase.Sampling?.Coverage,
             Machine = MachineCpu.Compute(phase, serverProcess, logicalCpus),
+            HotFunctions = phase.Stacks is { } stacks ? HotFunctions.Compute(stacks, serverProcess.Length > 0 ? serverProcess : null) : [],
             IsAttach = attachWindow,
             WatchedSessions = attachWindow ? phase.Sessions?.Sessions ?? 0 : null,
         };
@@ -204,7 +205,7 @@ public static class TimeLedger
         }
 
         var process = serverProcess.Length > 0 ? serverProcess : null;
-        var shares = ModuleShares.Compute(phase.Stacks, process);
+        var shares = ModuleShares.Compute(phase.Stacks, process, StackTrunk.Of(phase.Stacks, process));
         var perExec = executions > 0 ? cpuSeconds * 1000 / executions : 0;
         var modules = shares.Select(s => new ModuleCost(s.Process, s.Module, s.Kernel, s.ExclusiveShare, s.InclusiveShare, s.ExclusiveShare * perExec)).ToArray();
         double? kernel = shares.Count == 0 ? null : shares.Where(s => s.Kernel).Sum(s => s.ExclusiveShare);

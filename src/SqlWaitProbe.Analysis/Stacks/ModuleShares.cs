@@ -10,9 +10,11 @@ public static class ModuleShares
 
     /// <summary>
     /// Shares per process and module, heaviest exclusive first within each process. With
-    /// <paramref name="process"/> set, only that process (compared case-sensitively, as perf reports it).
+    /// <paramref name="process"/> set, only that process (compared case-sensitively, as perf reports it). With
+    /// <paramref name="trunk"/>, a module's inclusive share counts only its frames below that trunk (libc.so.6 is then not
+    /// ~100% because every stack starts in <c>__libc_start_main</c>).
     /// </summary>
-    public static IReadOnlyList<ModuleShare> Compute(StackProfile profile, string? process = null)
+    public static IReadOnlyList<ModuleShare> Compute(StackProfile profile, string? process = null, StackTrunk? trunk = null)
     {
         var totals = new Dictionary<string, long>(StringComparer.Ordinal);
         var exclusive = new Dictionary<(string Process, string Module, bool Kernel), long>();
@@ -36,10 +38,11 @@ public static class ModuleShares
             var leafKey = (proc, ModuleOf(leaf), leaf.IsKernel);
             exclusive[leafKey] = checked(exclusive.GetValueOrDefault(leafKey) + weight);
 
+            // The leaf always counts: the sample's time is spent in it, trunk or not.
             seen.Clear();
-            foreach (var id in frames)
+            for (var i = Math.Min(trunk?.PrefixLength(frames) ?? 0, frames.Length - 1); i < frames.Length; i++)
             {
-                var frame = profile.Frames[id];
+                var frame = profile.Frames[frames[i]];
                 if (seen.Add((ModuleOf(frame), frame.IsKernel)))
                 {
                     var key = (proc, ModuleOf(frame), frame.IsKernel);

@@ -172,9 +172,18 @@ public static class CaptureDocument
             sections.Add(new ReportSection("call-paths", $"Call paths into {pathsModule} ({a.CallPathsWhy})", 2,
             [
                 ReportBlock.Paragraph(intro),
-                ReportBlock.List(a.CallPathsIntoFastest.Select(p => $"{Pct(p.Share)}: `{string.Join(" → ", p.Frames.TakeLast(8))}`")),
+                ReportBlock.List(a.CallPathsIntoFastest.Select(p => $"{Pct(p.Share)}: `{string.Join(" → ", p.Compact().TakeLast(8))}`" + PathNames(p))),
             ]));
         }
+    }
+
+    /// <summary>What names a path: its deepest named frame when its entry into the module has no name, and what that entry calls first.</summary>
+    private static string PathNames(CallPath p)
+    {
+        var calls = string.Join(", ", p.Inside.Select(i => $"`{i.Function}` ({Pct(i.Share)})"));
+        return p.EndsUnnamed && p.NamedAs is { } named
+            ? $" — named by `{named}`" + (calls.Length > 0 ? ", which calls " + calls : "")
+            : calls.Length > 0 ? " — calls " + calls : "";
     }
 
     private static void AddModules(List<ReportSection> sections, AnalysisResult a)
@@ -193,6 +202,15 @@ public static class CaptureDocument
                     l.Modules.Take(12).Select(x => (IReadOnlyList<string>)[x.Module, x.Kernel ? "yes" : "", Pct(x.ExclusiveShare), Pct(x.InclusiveShare), F(l.CpuFor(x.ExclusiveShare, x.CpuMsPerExecution))]),
                     2, 3, 4),
             ];
+            if (l.HotFunctions.Count > 0)
+            {
+                blocks.Add(ReportBlock.Paragraph($"Where {a.Manifest.ServerProcess}'s CPU goes by named function, callees included (below the frames every stack shares; functions that pass nearly all their samples to one callee left out for it):"));
+                blocks.Add(ReportBlock.Table([$"function ({l.Phase})", "inclusive", "self", l.CpuColumn, "calls first"],
+                    l.HotFunctions.Select(h => (IReadOnlyList<string>)[h.Function, Pct(h.InclusiveShare), Pct(h.SelfShare), F(l.CpuFor(h.InclusiveShare, h.InclusiveShare * l.CpuMsPerExecution)),
+                        string.Join(", ", h.Callees.Select(c => $"{c.Function} ({Pct(c.Share)})"))]),
+                    1, 2, 3));
+            }
+
             if (l.Tags.Count > 0)
             {
                 blocks.Add(ReportBlock.Table([$"stack tag ({l.Phase})", "share", l.CpuColumn],

@@ -25,7 +25,7 @@ public static class FindingsJson
             [.. a.Scalability.Select(s => new ScalabilityEntry(s.Phase, s.Threads, s.ExecutionsPerSecond, s.MsPerExecution, s.IdealExecutionsPerSecond, s.VsIdeal, s.TopModule, s.TopWait, s.TopSpinlock))],
             a.FastestGrowing?.Module,
             a.CallPathsModule,
-            [.. a.CallPathsIntoFastest.Select(p => new CallPathEntry(p.Frames, p.Weight, p.Share))],
+            [.. a.CallPathsIntoFastest.Select(p => new CallPathEntry(p.Frames, p.Weight, p.Share, p.NamedAs, [.. p.Inside.Select(i => new NamedShareEntry(i.Function, i.Share))]))],
             [.. a.Correlations.Select(c => new CorrelationEntry(c.Phase, c.KernelSeries, c.Series, c.R, c.Points))],
             [.. a.Verdicts.Select(v => new VerdictEntry(v.Phase, v.Text, v.Next, v.FindingId))],
             Findings(a.Findings),
@@ -54,6 +54,8 @@ public static class FindingsJson
                 : null,
             l.KernelShare, l.SamplingCoverage,
             [.. l.Modules.Take(40).Select(x => new ModuleEntry(x.Process, x.Module, x.Kernel, x.ExclusiveShare, x.InclusiveShare, x.CpuMsPerExecution))],
+            [.. l.HotFunctions.Select(h => new HotFunctionEntry(h.Function, h.Module, h.Kernel, h.InclusiveShare, h.SelfShare, h.InclusiveShare * l.CpuMsPerExecution,
+                [.. h.Callees.Select(c => new NamedShareEntry(c.Function, c.Share))]))],
             [.. l.Tags.Select(t => new TagEntry(t.Tag, t.Share, t.CpuMsPerExecution))],
             p.XePages is { } xe
                 ? new XeEntry(xe.Events, xe.PagesAllocated, xe.PagesFreed, l.Executions > 0 ? xe.PagesFreed / l.Executions : 0, l.Executions > 0 ? (double)xe.FreeEvents / l.Executions : 0,
