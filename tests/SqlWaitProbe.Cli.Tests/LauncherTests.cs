@@ -73,6 +73,20 @@ public sealed class LauncherTests
     }
 
     [Fact]
+    public async Task Launchers_started_together_after_a_source_change_build_once()
+    {
+        var checkout = Checkout();
+        await RunAsync(checkout, "--version");
+        File.AppendAllText(Directory.EnumerateFiles(Path.Combine(checkout, "src", "SqlWaitProbe.Core"), "*.cs", SearchOption.AllDirectories).First(), "\n// edited\n");
+
+        // The stand-in's publish takes 0.5 s: the three start inside it, and the lock makes the others wait and find the tool built.
+        var runs = await Task.WhenAll(Enumerable.Range(0, 3).Select(_ => RunAsync(checkout, "--version")));
+
+        Assert.All(runs, r => Assert.Equal("0.1.0-stand-in\n", r.Out));
+        Assert.Equal(2, Publishes(checkout));
+    }
+
+    [Fact]
     public async Task A_user_who_cannot_install_packages_still_runs_the_tool_and_is_told_the_command()
     {
         var checkout = Checkout(missing: ["linux-perf", "golang-go", "chromium"]);
@@ -141,6 +155,7 @@ public sealed class LauncherTests
         Script(bin, "dotnet", $$"""
             echo "dotnet $*" >> '{{log}}'
             if [ "$1" = publish ]; then
+              sleep 0.5
               while [ $# -gt 0 ]; do if [ "$1" = -o ]; then mkdir -p "$2"; echo built > "$2/probe.dll"; fi; shift; done
               exit 0
             fi
