@@ -100,5 +100,17 @@ public static class CaptureConfiguration
         name.StartsWith("--", StringComparison.Ordinal) ? name[2..] : name.StartsWith("postgres.", StringComparison.Ordinal) ? name["postgres.".Length..] : name;
 
     private static string[] Unique(IReadOnlyList<string> names) =>
-        names.Distinct(StringComparer.Ordinal).Count() == names.Count ? [.. names] : names.Select((n, i) => $"{n} ({(char)('A' + i % 26)})").ToArray();
+        names.Distinct(StringComparer.Ordinal).Count() == names.Count ? [.. names] : names.Select((n, i) => $"{n} ({Letters(i)})").ToArray();
+
+    /// <summary>A, B, …, Z, AA, AB, … as spreadsheet columns go, so the 27th of 30 same-named bundles is AA, not A again.</summary>
+    private static string Letters(int index)
+    {
+        var letters = "";
+        for (var n = index + 1; n > 0; n = (n - 1) / 26)
+        {
+            letters = (char)('A' + ((n - 1) % 26)) + letters;
+        }
+
+        return letters;
+    }
 }

@@ -55,15 +55,7 @@ public static class AnalyzeCommand
                 }
 
                 using var bundle = CaptureBundle.Open(path);
-                var damaged = await Task.Run(bundle.CheckFiles, token);
-                if (damaged.Count > 0 && !parse.GetValue(noVerify))
-                {
-                    throw new BadInputException(
-                        $"{damaged.Count} file(s) differ from the manifest, so the bundle is damaged or was edited: {string.Join("; ", damaged.Take(3).Select(d => $"{d.Path}: {d.Problem}"))}{(damaged.Count > 3 ? "; …" : "")}. Add --no-verify to analyse the rest",
-                        path);
-                }
-
-                bundle.SetAsideDamaged(damaged);
+                await Task.Run(() => bundle.Verify(parse.GetValue(noVerify)), token);
                 var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
                 foreach (var failure in result.Failures)

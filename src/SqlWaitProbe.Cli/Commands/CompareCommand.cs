@@ -17,9 +17,10 @@ public static class CompareCommand
         var output = new Option<string>("--output", "-o") { Description = "Folder for compare.md, compare.html, comparison.json, differential flame graphs and charts.", Required = true };
         var label = new Option<string?>("--label") { Description = "Column labels, comma-separated, one per bundle (default: what differs between the captures' configurations, else the bundles' names)." };
         var phase = new Option<string?>("--phase") { Description = "Compare only this phase (default: every phase the captures share), e.g. load." };
+        var noVerify = new Option<bool>("--no-verify") { Description = "Compare bundles whose files no longer match their manifest (hand-edited or damaged): damaged files are left out and named under Data quality instead of refusing." };
         var command = new Command("compare", "Compare capture bundles per execution: time ledger, throughput and latency, waits, latches, spinlocks, XE pages, user vs kernel CPU, modules and stack tags with Δ, differential flame graphs; writes compare.md, compare.html and comparison.json.");
         command.Arguments.Add(bundles);
-        foreach (var option in new Option[] { output, label, phase })
+        foreach (var option in new Option[] { output, label, phase, noVerify })
         {
             command.Options.Add(option);
         }
@@ -32,7 +33,7 @@ public static class CompareCommand
                 var paths = parse.GetValue(bundles) ?? [];
                 var labels = parse.GetValue(label) is { } text ? ParseLabels(text) : null;
                 var (result, files, failures) = await ProgressReporter.RunAsync(console, $"comparing {paths.Length} captures",
-                    progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions(), progress, token));
+                    progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions(), progress, token, parse.GetValue(noVerify)));
                 foreach (var w in result.Warnings)
                 {
                     console.Out.WriteLine(TerminalText.Line($"warning: {w}"));
@@ -54,7 +55,7 @@ public static class CompareCommand
                 console.Out.WriteLine($"  ({files.Count} files in {Path.GetFullPath(folder)})");
                 foreach (var failure in failures)
                 {
-                    console.Error.WriteLine($"error: {failure}; the comparison's other files were written");
+                    console.Error.WriteLine(TerminalText.Line($"error: {failure}; the comparison's other files were written"));
                 }
 
                 return (int)(failures.Count == 0 ? ExitCode.Success : ExitCode.Failure);

@@ -176,6 +176,26 @@ public sealed class CaptureBundle : IDisposable
         return problems;
     }
 
+    /// <summary>
+    /// The check every command that analyses a bundle runs first (analyze, compare): every listed file's size and
+    /// SHA-256, and no unlisted file under <c>phases/</c>. A damaged bundle is bad input naming up to three files,
+    /// unless <paramref name="setAsideDamaged"/> (<c>--no-verify</c>): then the damaged files are set aside, read as
+    /// absent and named under Data quality. Returns what was damaged.
+    /// </summary>
+    public IReadOnlyList<(string Path, string Problem)> Verify(bool setAsideDamaged)
+    {
+        var damaged = CheckFiles();
+        if (damaged.Count > 0 && !setAsideDamaged)
+        {
+            throw new BadInputException(
+                $"{damaged.Count} file(s) differ from the manifest, so the bundle is damaged or was edited: {string.Join("; ", damaged.Take(3).Select(d => $"{d.Path}: {d.Problem}"))}{(damaged.Count > 3 ? "; …" : "")}. Add --no-verify to analyse the rest",
+                Source);
+        }
+
+        SetAsideDamaged(damaged);
+        return damaged;
+    }
+
     /// <summary>Files whose size or SHA-256 no longer match the manifest, as <c>path: problem</c> lines.</summary>
     public IReadOnlyList<string> VerifyFiles() => CheckFiles().Select(p => $"{p.Path}: {p.Problem}").ToList();
 

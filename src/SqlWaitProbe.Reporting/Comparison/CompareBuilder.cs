@@ -11,9 +11,10 @@ public static class CompareBuilder
     /// <summary>
     /// Compares the bundles at <paramref name="paths"/> (folders or .zip) into <paramref name="outputFolder"/>.
     /// <paramref name="labels"/> names the columns (null: from what differs between the captures' configurations).
-    /// Returns the comparison, the files written and the outputs that could not be written (the others were).
+    /// Returns the comparison, the files written and the outputs that could not be written (the others were). Each bundle
+    /// is verified as <c>probe analyze</c> verifies it; <paramref name="noVerify"/> sets damaged files aside instead.
     /// </summary>
-    public static Task<(ComparisonResult Result, IReadOnlyList<string> Files, IReadOnlyList<string> Failures)> BuildAsync(IReadOnlyList<string> paths, IReadOnlyList<string>? labels, string? phase, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
+    public static Task<(ComparisonResult Result, IReadOnlyList<string> Files, IReadOnlyList<string> Failures)> BuildAsync(IReadOnlyList<string> paths, IReadOnlyList<string>? labels, string? phase, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken, bool noVerify = false) =>
         Task.Run(() =>
         {
             if (paths.Count < 2)
@@ -37,6 +38,7 @@ public static class CompareBuilder
                 cancellationToken.ThrowIfCancellationRequested();
                 progress.Report($"analysing {path}");
                 using var bundle = CaptureBundle.Open(path);
+                bundle.Verify(noVerify);
                 analyses.Add(BundleAnalyzer.Analyze(bundle, options.ExtraTags, null, progress, cancellationToken));
             }
 

@@ -15,6 +15,7 @@ public sealed class ReportFolder
     private readonly List<string> _failures = [];
     private readonly List<FigureBlock> _charts = [];
     private readonly List<FigureBlock> _flameGraphs = [];
+    private readonly HashSet<string> _taken = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>A folder at <paramref name="root"/> (created); <paramref name="progress"/> hears what is being written.</summary>
     public ReportFolder(string root, IProgress<string> progress)
@@ -79,6 +80,7 @@ public sealed class ReportFolder
 
     private string Prepare(string relative)
     {
+        relative = Unused(relative);
         // Names come from bundles and labels: resolved and checked to stay inside the report folder. A compare file
         // joins three slugs and may pass the 128 characters of one bundle name; its parts are still checked one by one.
         var path = BundleNames.IsValidRelativePath(relative) || !relative.Split('/').All(LongValidName)
@@ -86,6 +88,27 @@ public sealed class ReportFolder
             : Inside(relative);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         return path;
+    }
+
+    // Two outputs can come to one name (labels 'b/c' and 'b:c', bundle names sharing their first 40 characters, names
+    // differing only in case on a case-blind disk): the later one gets -2, -3, …, so no file of the report replaces another.
+    private string Unused(string relative)
+    {
+        if (_taken.Add(relative))
+        {
+            return relative;
+        }
+
+        var extension = Path.GetExtension(relative);
+        var stem = relative[..^extension.Length];
+        for (var n = 2; ; n++)
+        {
+            var candidate = $"{stem}-{n}{extension}";
+            if (_taken.Add(candidate))
+            {
+                return candidate;
+            }
+        }
     }
 
     private static bool LongValidName(string part) =>
