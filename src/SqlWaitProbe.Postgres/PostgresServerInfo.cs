@@ -8,6 +8,21 @@ namespace SqlWaitProbe.Postgres;
 /// <param name="IsLocal">True when the server runs on this machine (its backends are visible in /proc).</param>
 public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bool IsLocal)
 {
+    /// <summary><c>server_version_num</c>, e.g. 150004.</summary>
+    public int VersionNumber { get; init; }
+
+    /// <summary><c>pg_stat_activity</c> has <c>query_id</c> (PostgreSQL 14 and later).</summary>
+    public bool HasQueryIdColumn => VersionNumber >= 140000;
+
+    /// <summary>
+    /// The server computes query ids: <c>compute_query_id</c> is <c>on</c>, or <c>auto</c> with a module that asks for
+    /// them (pg_stat_statements) loaded.
+    /// </summary>
+    public bool ComputesQueryId { get; init; }
+
+    /// <summary>True when <c>pg_stat_statements</c> is loaded and created in the database, so its view can be read.</summary>
+    public bool HasStatementStats { get; init; }
+
     /// <summary>
     /// The server's non-default settings (read-only). Settings from the client or this session are the probe's own
     /// connection (application_name, client_encoding…), not the server's configuration, so they are left out.
@@ -25,14 +40,23 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
         await using var cmd = new NpgsqlCommand(
             "SELECT current_setting('server_version'), "
             + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') AND current_setting('shared_preload_libraries') LIKE '%pg_wait_sampling%', "
-            + "pg_backend_pid()", connection);
+            + "pg_backend_pid(), current_setting('server_version_num')::int, "
+            + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements') AND current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%', "
+            + "coalesce(current_setting('compute_query_id', true), 'off'), current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'", connection);
         await using var reader = await cmd.ExecuteReaderAsync(cancellationToken);
         await reader.ReadAsync(cancellationToken);
         var pid = reader.GetInt32(2);
 
         // The backend serving this very connection is visible here only when the server is local.
         var local = File.Exists($"/proc/{pid}/stat") && File.ReadAllText($"/proc/{pid}/stat").Contains("(postgres)", StringComparison.Ordinal);
-        var info = new PostgresServerInfo(reader.GetString(0), reader.GetBoolean(1), local);
+        var statementStats = reader.GetBoolean(4);
+        var computeQueryId = reader.GetString(5);
+        var info = new PostgresServerInfo(reader.GetString(0), reader.GetBoolean(1), local)
+        {
+            VersionNumber = reader.GetInt32(3),
+            HasStatementStats = statementStats,
+            ComputesQueryId = computeQueryId is "on" or "regress" || (computeQueryId == "auto" && reader.GetBoolean(6)),
+        };
         await reader.CloseAsync();
         var settings = new SortedDictionary<string, string>(StringComparer.Ordinal);
         await using var settingsCmd = new NpgsqlCommand(SettingsQuery, connection);

@@ -70,8 +70,46 @@ public static class BundleColumns
         public const string WaitType = "wait_type";
         /// <summary>Wait time the sample stands for, ms.</summary>
         public const string WaitMs = "wait_ms";
+        /// <summary>The key of the statement the session ran (<c>Statements.StatementKey</c>), when known; absent in older bundles.</summary>
+        public const string Statement = "statement";
         /// <summary>The header, in order.</summary>
-        public static readonly string[] All = [Ms, Session, WaitType, WaitMs];
+        public static readonly string[] All = [Ms, Session, WaitType, WaitMs, Statement];
+    }
+
+    /// <summary><c>activity.csv</c>: every sample of a watched session that was not idle, and of the sessions blocking one.</summary>
+    public static class Activity
+    {
+        /// <summary>ms since the window opened.</summary>
+        public const string Ms = "ms";
+        /// <summary>Driver session number; empty for a session outside the watched ones (a blocker).</summary>
+        public const string Session = "session";
+        /// <summary>The server's id of the session: PostgreSQL's backend pid, SQL Server's session id.</summary>
+        public const string Pid = "pid";
+        /// <summary>The session's state as the server names it (<c>active</c>, <c>idle in transaction</c>, <c>running</c>…).</summary>
+        public const string State = "state";
+        /// <summary>The key of its statement (the running one, or the last one of an idle session), when known.</summary>
+        public const string Statement = "statement";
+        /// <summary>What it waited on, <c>Class:Event</c>; empty when it was on a CPU or waiting for one.</summary>
+        public const string WaitType = "wait_type";
+        /// <summary>The server ids of the sessions it waited behind (space-separated), for lock waits.</summary>
+        public const string BlockedBy = "blocked_by";
+        /// <summary>The time the sample stands for, ms (the mean interval between polls).</summary>
+        public const string SampleMs = "sample_ms";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Ms, Session, Pid, State, Statement, WaitType, BlockedBy, SampleMs];
+    }
+
+    /// <summary><c>statements/texts.csv</c>: the text of every statement the samples name.</summary>
+    public static class StatementTexts
+    {
+        /// <summary>The statement's key.</summary>
+        public const string Statement = "statement";
+        /// <summary>The server's statement id (<c>queryid</c>, <c>query_hash</c>) when it computes one.</summary>
+        public const string QueryId = "query_id";
+        /// <summary>The text as the server showed it first (truncated by the server's own limit).</summary>
+        public const string Text = "text";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Statement, QueryId, Text];
     }
 
     /// <summary><c>waits.csv</c>: wait totals of the phase.</summary>

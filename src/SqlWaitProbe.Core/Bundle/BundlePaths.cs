@@ -27,8 +27,17 @@ public static class BundlePaths
     /// <summary>Cumulative CPU and run-queue ms of each session's server process, read every 100 ms: <c>ms,session,cpu_ms,run_queue_ms</c>.</summary>
     public static string SessionTimeline(string phase) => Phase(phase) + "/session_timeline.csv";
 
-    /// <summary>Every wait sample of the workload's sessions: <c>ms,session,wait_type,wait_ms</c>.</summary>
+    /// <summary>Every wait sample of the workload's sessions: <c>ms,session,wait_type,wait_ms,statement</c>.</summary>
     public static string WaitSamples(string phase) => Phase(phase) + "/wait_samples.csv";
+
+    /// <summary>Every sample of a watched session that was not idle, and of sessions blocking one: <c>ms,session,pid,state,statement,wait_type,blocked_by,sample_ms</c>.</summary>
+    public static string Activity(string phase) => Phase(phase) + "/activity.csv";
+
+    /// <summary>The folder of per-statement files: counters, texts, plans.</summary>
+    public static string Statements(string phase) => Phase(phase) + "/statements";
+
+    /// <summary>The text of every statement the samples name: <c>statement,query_id,text</c>.</summary>
+    public static string StatementTexts(string phase) => Statements(phase) + "/texts.csv";
 
     /// <summary>Wait totals: <c>scope,wait_type,category,wait_ms,signal_ms,waiting_tasks</c>.</summary>
     public static string Waits(string phase) => Phase(phase) + "/waits.csv";

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using Npgsql;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
@@ -7,61 +8,102 @@ using SqlWaitProbe.Core.Text;
 namespace SqlWaitProbe.Postgres.Collectors;
 
 /// <summary>
-/// Waits of the workload's backends: <c>pg_wait_sampling_profile</c> deltas when the extension is loaded (read
-/// once a second), else <c>pg_stat_activity</c> polled every 10 ms on one extra connection. Writes
-/// <c>waits.csv</c> (scope <c>session</c>, ms = samples × interval) and <c>wait.&lt;Class:Event&gt;</c> series.
+/// Waits and activity of the workload's backends. <c>pg_stat_activity</c> is polled every 10 ms on one extra
+/// connection for every watched backend that is not idle (state, wait, <c>query_id</c>, the pids blocking a lock
+/// wait) and for the sessions blocking them: <c>activity.csv</c> and <c>statements/texts.csv</c>. Wait totals come from
+/// <c>pg_wait_sampling_profile</c> deltas when the extension is loaded (read once a second), else from the same polls:
+/// <c>waits.csv</c> (scope <c>session</c>, ms = samples × interval), <c>wait_samples.csv</c> and <c>wait.&lt;Class:Event&gt;</c> series.
 /// </summary>
 public sealed class PgWaitsCollector : ICollector
 {
     private static readonly TimeSpan ActivityInterval = TimeSpan.FromMilliseconds(10);
     private readonly string _connectionString;
     private readonly bool _useWaitSampling;
+    private readonly bool _hasQueryId;
     private readonly WaitTally _tally = new();
+    private readonly ActivityRecorder _activity = new();
     private CancellationTokenSource? _stop;
     private Task? _loop;
+    private Task? _profileLoop;
     private NpgsqlConnection? _connection;
+    private NpgsqlConnection? _profileConnection;
     private long _polls;
     private long _lateOrFailed;
     private string? _error;
     private double _profilePeriodMs = 10;
-    private Dictionary<string, long>? _lastProfile;
-    private TimeSpan _elapsed;
-    private readonly List<(DateTime Utc, int? Session, string Type, double Ms)> _samples = [];
+    private Dictionary<(string Type, long QueryId), long>? _lastProfile;
+    private readonly List<(DateTime Utc, int? Session, string Type, double Ms, string? Statement)> _samples = [];
     private Dictionary<int, int> _sessionOfPid = [];
 
-    /// <summary>Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created.</summary>
-    public PgWaitsCollector(string connectionString, bool useWaitSampling)
+    /// <summary>
+    /// Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created,
+    /// <paramref name="hasQueryId"/> when <c>pg_stat_activity</c> has <c>query_id</c> (PostgreSQL 14 and later).
+    /// </summary>
+    public PgWaitsCollector(string connectionString, bool useWaitSampling, bool hasQueryId = true)
     {
         _connectionString = connectionString;
         _useWaitSampling = useWaitSampling;
+        _hasQueryId = hasQueryId;
     }
 
     /// <inheritdoc />
     public string Name => "pg-waits";
 
-    /// <summary>Which source was used: <c>pg_wait_sampling</c> or <c>pg_stat_activity</c>.</summary>
+    /// <summary>Which source the wait totals come from: <c>pg_wait_sampling</c> or <c>pg_stat_activity</c>.</summary>
     public string Source => _useWaitSampling ? "pg_wait_sampling" : "pg_stat_activity";
+
+    /// <summary>
+    /// The poll of <c>pg_stat_activity</c>: every watched backend that is not idle, with the pids that block its lock
+    /// wait, and those blockers too (watched or not), so a head blocker's statement is known even when it sits idle in
+    /// its transaction. <c>pg_blocking_pids</c> takes the lock manager's locks, so it runs only for lock waits.
+    /// </summary>
+    public static string ActivityQuery(bool hasQueryId)
+    {
+        var queryId = hasQueryId ? "query_id" : "NULL::bigint AS query_id";
+        var outerQueryId = hasQueryId ? "a.query_id" : "NULL::bigint";
+        return "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", left(query, 4096) AS query, "
+            + "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END AS blockers "
+            + "FROM pg_stat_activity WHERE pid = ANY(@pids) AND state IS DISTINCT FROM 'idle') "
+            + "SELECT pid, state, wait_event_type, wait_event, query_id, query, blockers FROM watched "
+            + "UNION ALL SELECT a.pid, a.state, a.wait_event_type, a.wait_event, " + outerQueryId + ", left(a.query, 4096), NULL "
+            + "FROM pg_stat_activity a WHERE a.pid IN (SELECT unnest(blockers) FROM watched) AND a.pid NOT IN (SELECT pid FROM watched)";
+    }
 
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        var pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
+        var pids = Pids(phase);
         _sessionOfPid = phase.Sessions.Where(s => s.BackendPid is not null).GroupBy(s => s.BackendPid!.Value).ToDictionary(g => g.Key, g => g.First().Session);
-        _connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
-        await _connection.OpenAsync(cancellationToken);
+        _connection = await OpenAsync(cancellationToken);
+        _stop = new CancellationTokenSource();
+        var token = _stop.Token;
         if (_useWaitSampling)
         {
-            await using (var cmd = new NpgsqlCommand("SELECT current_setting('pg_wait_sampling.profile_period')", _connection))
+            // Its own connection: the activity poll keeps the other one busy every 10 ms.
+            _profileConnection = await OpenAsync(cancellationToken);
+            await using (var cmd = new NpgsqlCommand("SELECT current_setting('pg_wait_sampling.profile_period')", _profileConnection))
             {
                 _profilePeriodMs = Csv.ParseDouble((string?)await cmd.ExecuteScalarAsync(cancellationToken), 10);
             }
 
-            _lastProfile = await ReadProfileAsync(pids, cancellationToken);
+            _lastProfile = await ReadProfileAsync(_profileConnection, pids, cancellationToken);
+            _profileLoop = Task.Run(() => ProfileLoopAsync(pids, token), CancellationToken.None);
         }
 
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(() => _useWaitSampling ? ProfileLoopAsync(pids, token) : ActivityLoopAsync(pids, token), CancellationToken.None);
+        // Prepared and run once before the phase, so its first poll inside the phase is not the slow one that
+        // plans the statement and loads the driver's array reader.
+        var poll = new NpgsqlCommand(ActivityQuery(_hasQueryId), _connection);
+        poll.Parameters.AddWithValue("pids", pids);
+        await poll.PrepareAsync(cancellationToken);
+        await using (var reader = await poll.ExecuteReaderAsync(cancellationToken))
+        {
+            while (await reader.ReadAsync(cancellationToken))
+            {
+                _ = reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6);
+            }
+        }
+
+        _loop = Task.Run(() => ActivityLoopAsync(poll, token), CancellationToken.None);
     }
 
     /// <inheritdoc />
@@ -74,34 +116,44 @@ public sealed class PgWaitsCollector : ICollector
 
         await _stop.CancelAsync();
         await _loop.WaitAsync(cancellationToken);
-        if (_useWaitSampling && _error is null)
+        if (_profileLoop is not null)
         {
-            // A last read so the tail of the phase is counted.
-            var pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
-            try
+            await _profileLoop.WaitAsync(cancellationToken);
+            if (_error is null)
             {
-                TallyProfile(await ReadProfileAsync(pids, cancellationToken), DateTime.UtcNow);
-            }
-            catch (Exception e) when (e is NpgsqlException or OperationCanceledException)
-            {
-                _error = e.Message;
+                // A last read so the tail of the phase is counted.
+                try
+                {
+                    TallyProfile(await ReadProfileAsync(_profileConnection!, Pids(phase), cancellationToken), DateTime.UtcNow);
+                }
+                catch (Exception e) when (e is NpgsqlException or OperationCanceledException)
+                {
+                    _error = e.Message;
+                }
             }
         }
 
         await (_connection?.DisposeAsync() ?? ValueTask.CompletedTask);
+        await (_profileConnection?.DisposeAsync() ?? ValueTask.CompletedTask);
         Write(phase);
         var status = _error is not null ? (_tally.Samples.Count > 0 || _polls > 0 ? CollectorStatus.Partial : CollectorStatus.Failed) : CollectorStatus.Ok;
         return new CollectorOutcome(Name, status, _lateOrFailed, _error);
     }
 
-    private async Task ActivityLoopAsync(int[] pids, CancellationToken token)
+    private static int[] Pids(PhaseContext phase) =>
+        phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
+
+    private async Task<NpgsqlConnection> OpenAsync(CancellationToken cancellationToken)
     {
-        await using var cmd = new NpgsqlCommand(
-            "SELECT wait_event_type, wait_event, pid FROM pg_stat_activity WHERE pid = ANY(@pids) AND state = 'active' AND wait_event IS NOT NULL", _connection);
-        cmd.Parameters.AddWithValue("pids", pids);
-        await cmd.PrepareAsync(token);
+        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        return connection;
+    }
+
+    private async Task ActivityLoopAsync(NpgsqlCommand cmd, CancellationToken token)
+    {
+        await using var disposing = cmd;
         var watch = Stopwatch.StartNew();
-        var pending = new List<(DateTime Utc, string Type, int Pid)>();
         using var timer = new PeriodicTimer(ActivityInterval);
         try
         {
@@ -111,7 +163,17 @@ public sealed class PgWaitsCollector : ICollector
                 await using var reader = await cmd.ExecuteReaderAsync(token);
                 while (await reader.ReadAsync(token))
                 {
-                    pending.Add((utc, reader.GetString(0) + ":" + reader.GetString(1), reader.GetInt32(2)));
+                    var pid = reader.GetInt32(0);
+                    var waitType = reader.IsDBNull(2) || reader.IsDBNull(3) ? null : reader.GetString(2) + ":" + reader.GetString(3);
+                    _activity.Add(new ActivityRecorder.Row(
+                        utc,
+                        pid,
+                        _sessionOfPid.TryGetValue(pid, out var session) ? session : null,
+                        reader.IsDBNull(1) ? "" : reader.GetString(1),
+                        waitType,
+                        reader.IsDBNull(4) ? null : reader.GetInt64(4),
+                        reader.IsDBNull(5) ? null : reader.GetString(5),
+                        reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6)));
                 }
 
                 _polls++;
@@ -125,16 +187,25 @@ public sealed class PgWaitsCollector : ICollector
             _error = "pg_stat_activity polling stopped: " + e.Message;
         }
 
-        _elapsed = watch.Elapsed;
+        var elapsed = watch.Elapsed;
 
         // Each sample stands for the actual mean interval between polls, not the nominal 10 ms.
-        var intervalMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : _elapsed.TotalMilliseconds / _polls;
-        var expected = (long)(_elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
+        _activity.SampleMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : elapsed.TotalMilliseconds / _polls;
+        var expected = (long)(elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
         _lateOrFailed = Math.Max(0, expected - _polls);
-        foreach (var (utc, type, pid) in pending)
+        if (_useWaitSampling)
         {
-            _tally.Add(utc, type, 1, intervalMs);
-            _samples.Add((utc, _sessionOfPid.TryGetValue(pid, out var session) ? session : null, type, intervalMs));
+            return;
+        }
+
+        // A wait is what the ledger counts: an active backend waiting, as before statements were sampled.
+        foreach (var row in _activity.Rows)
+        {
+            if (row.Session is { } session && row.WaitType is { } type && row.State == "active")
+            {
+                _tally.Add(row.Utc, type, 1, _activity.SampleMs);
+                _samples.Add((row.Utc, session, type, _activity.SampleMs, _activity.KeyOf(row)));
+            }
         }
     }
 
@@ -145,8 +216,7 @@ public sealed class PgWaitsCollector : ICollector
         {
             while (await timer.WaitForNextTickAsync(token))
             {
-                TallyProfile(await ReadProfileAsync(pids, token), DateTime.UtcNow);
-                _polls++;
+                TallyProfile(await ReadProfileAsync(_profileConnection!, pids, token), DateTime.UtcNow);
             }
         }
         catch (OperationCanceledException)
@@ -158,37 +228,37 @@ public sealed class PgWaitsCollector : ICollector
         }
     }
 
-    private void TallyProfile(Dictionary<string, long> now, DateTime utc)
+    private void TallyProfile(Dictionary<(string Type, long QueryId), long> now, DateTime utc)
     {
-        foreach (var (type, count) in now)
+        foreach (var (key, count) in now)
         {
-            var delta = count - (_lastProfile?.GetValueOrDefault(type) ?? 0);
+            var delta = count - (_lastProfile?.GetValueOrDefault(key) ?? 0);
             if (delta > 0)
             {
-                _tally.Add(utc.AddSeconds(-0.5), type, delta, delta * _profilePeriodMs);
+                _tally.Add(utc.AddSeconds(-0.5), key.Type, delta, delta * _profilePeriodMs);
 
                 // The profile is read once a second for all backends together: its samples carry no session.
-                _samples.Add((utc.AddSeconds(-0.5), null, type, delta * _profilePeriodMs));
+                _samples.Add((utc.AddSeconds(-0.5), null, key.Type, delta * _profilePeriodMs, Core.Statements.StatementKey.FromQueryId(key.QueryId)));
             }
         }
 
         _lastProfile = now;
     }
 
-    private async Task<Dictionary<string, long>> ReadProfileAsync(int[] pids, CancellationToken token)
+    private static async Task<Dictionary<(string Type, long QueryId), long>> ReadProfileAsync(NpgsqlConnection connection, int[] pids, CancellationToken token)
     {
         // On-CPU samples have no event and are not waits. The profile does not know the backend state, so
         // ClientRead (idle between executions, outside the driver's timed calls) is left out as
         // pg_stat_activity sampling leaves out idle backends.
         await using var cmd = new NpgsqlCommand(
-            "SELECT event_type, event, sum(count)::bigint FROM pg_wait_sampling_profile "
-            + "WHERE pid = ANY(@pids) AND event IS NOT NULL AND NOT (event_type = 'Client' AND event = 'ClientRead') GROUP BY event_type, event", _connection);
+            "SELECT event_type, event, coalesce(queryid, 0), sum(count)::bigint FROM pg_wait_sampling_profile "
+            + "WHERE pid = ANY(@pids) AND event IS NOT NULL AND NOT (event_type = 'Client' AND event = 'ClientRead') GROUP BY event_type, event, queryid", connection);
         cmd.Parameters.AddWithValue("pids", pids);
-        var result = new Dictionary<string, long>(StringComparer.Ordinal);
+        var result = new Dictionary<(string Type, long QueryId), long>();
         await using var reader = await cmd.ExecuteReaderAsync(token);
         while (await reader.ReadAsync(token))
         {
-            result[reader.GetString(0) + ":" + reader.GetString(1)] = reader.GetInt64(2);
+            result[(reader.GetString(0) + ":" + reader.GetString(1), reader.GetInt64(2))] = reader.GetInt64(3);
         }
 
         return result;
@@ -206,6 +276,7 @@ public sealed class PgWaitsCollector : ICollector
             }
         });
         WriteSamples(phase);
+        _activity.Write(phase);
         foreach (var (second, map) in _tally.PerSecond)
         {
             foreach (var (type, ms) in map)
@@ -222,9 +293,9 @@ public sealed class PgWaitsCollector : ICollector
         Core.Files.AtomicFile.WriteText(path, writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.WaitSamples.All) + "\n");
-            foreach (var (utc, session, type, ms) in _samples)
+            foreach (var (utc, session, type, ms, statement) in _samples)
             {
-                writer.Write(Csv.Line(Csv.Number((utc - phase.StartUtc).TotalMilliseconds), session?.ToString(System.Globalization.CultureInfo.InvariantCulture), type, Csv.Number(ms)) + "\n");
+                writer.Write(Csv.Line(Csv.Number((utc - phase.StartUtc).TotalMilliseconds), session?.ToString(CultureInfo.InvariantCulture), type, Csv.Number(ms), statement) + "\n");
             }
         });
     }

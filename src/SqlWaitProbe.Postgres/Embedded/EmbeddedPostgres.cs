@@ -67,8 +67,17 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     /// <summary>Process id of the postmaster.</summary>
     public int? ServerPid { get; private set; }
 
+    /// <summary>
+    /// The extensions preloaded when the server has them: wait samples in the server, and per-statement counters
+    /// (which also make the server compute the <c>query_id</c> the wait samples carry).
+    /// </summary>
+    public static readonly IReadOnlyList<string> PreloadedExtensions = ["pg_wait_sampling", "pg_stat_statements"];
+
     /// <summary>True when <c>pg_wait_sampling</c> was preloaded and created.</summary>
     public bool HasWaitSampling { get; private set; }
+
+    /// <summary>True when <c>pg_stat_statements</c> was preloaded and created.</summary>
+    public bool HasStatementStats { get; private set; }
 
     /// <summary>The server settings chosen for the capture (recorded in the manifest).</summary>
     public IReadOnlyDictionary<string, string> Settings { get; private set; } = new Dictionary<string, string>();
@@ -159,9 +168,10 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             ["max_wal_size"] = "'2GB'",
             ["track_io_timing"] = "on",
         };
-        if (File.Exists(Path.Combine(LibFolder(), "pg_wait_sampling.so")))
+        var preload = PreloadedExtensions.Where(e => File.Exists(Path.Combine(LibFolder(), e + ".so"))).ToArray();
+        if (preload.Length > 0)
         {
-            settings["shared_preload_libraries"] = "'pg_wait_sampling'";
+            settings["shared_preload_libraries"] = "'" + string.Join(',', preload) + "'";
         }
 
         Settings = settings;
@@ -193,12 +203,15 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             await cmd.ExecuteNonQueryAsync(cancellationToken);
         }
 
-        if (Settings.ContainsKey("shared_preload_libraries"))
+        var preloaded = Settings.TryGetValue("shared_preload_libraries", out var list) ? list.Trim('\'').Split(',') : [];
+        foreach (var extension in preloaded)
         {
-            await using var cmd = new NpgsqlCommand("CREATE EXTENSION IF NOT EXISTS pg_wait_sampling", connection);
+            await using var cmd = new NpgsqlCommand($"CREATE EXTENSION IF NOT EXISTS {extension}", connection);
             await cmd.ExecuteNonQueryAsync(cancellationToken);
-            HasWaitSampling = true;
         }
+
+        HasWaitSampling = preloaded.Contains("pg_wait_sampling");
+        HasStatementStats = preloaded.Contains("pg_stat_statements");
     }
 
     /// <summary>Stops the server (fast shutdown, then SIGKILL) and deletes its folder; safe to call twice.</summary>

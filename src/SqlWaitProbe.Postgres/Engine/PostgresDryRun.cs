@@ -24,8 +24,9 @@ public static class PostgresDryRun
         }
 
         output.WriteLine("-- monitoring connection, per phase");
-        output.WriteLine("SELECT event_type, event, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
-        output.WriteLine("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state = 'active' ... -- every 10 ms otherwise");
+        output.WriteLine("SELECT event_type, event, queryid, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+        output.WriteLine("SELECT pid, state, wait_event_type, wait_event, query_id, left(query, 4096), pg_blocking_pids(pid) -- for lock waits only");
+        output.WriteLine("  FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state IS DISTINCT FROM 'idle' ... -- every 10 ms, and the sessions blocking them");
         output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
     }
 

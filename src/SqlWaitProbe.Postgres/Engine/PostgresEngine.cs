@@ -115,7 +115,7 @@ public sealed class PostgresEngine : IEngine
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         var info = _info ?? throw new InvalidOperationException("PrepareServerAsync first");
-        return [new PgWaitsCollector(Connection, info.HasWaitSampling), new PgStatDatabaseCollector(Connection)];
+        return [new PgWaitsCollector(Connection, info.HasWaitSampling, info.HasQueryIdColumn), new PgStatDatabaseCollector(Connection)];
     }
 
     /// <inheritdoc />

@@ -6,6 +6,9 @@ using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Statements;
+using SqlWaitProbe.Core.Text;
+using System.Globalization;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.Postgres.Collectors;
@@ -53,6 +56,66 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
         var ms = double.Parse(lockLine.Split(',')[3], System.Globalization.CultureInfo.InvariantCulture);
         Assert.InRange(ms, 900, 2200);
         Assert.Contains(phase.Series.Snapshot(), p => p.Series == "wait.Lock:relation" && p.Value > 0);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Activity_names_the_statement_each_sample_ran_and_the_session_that_blocked_it(bool useWaitSampling)
+    {
+        if (useWaitSampling && !fixture.Server.HasWaitSampling)
+        {
+            return;
+        }
+
+        var cs = fixture.Server.ConnectionString;
+        await Exec(cs, "CREATE TABLE IF NOT EXISTS convoy_demo (id int); TRUNCATE convoy_demo; INSERT INTO convoy_demo VALUES (1)");
+        await using var holder = new NpgsqlConnection(cs);
+        await holder.OpenAsync();
+        await using var tx = await holder.BeginTransactionAsync();
+
+        // A row lock, as in a real convoy: the waiter waits in execution, after its query id is known.
+        await new NpgsqlCommand("UPDATE convoy_demo SET id = id WHERE id = 1", holder, tx).ExecuteNonQueryAsync();
+
+        await using var blocked = new NpgsqlConnection(cs);
+        await blocked.OpenAsync();
+        await using var sleeper = new NpgsqlConnection(cs);
+        await sleeper.OpenAsync();
+        var phase = new PhaseContext("load", 2, TestData.TempFolder(), [new WorkloadSessionInfo(1, blocked.ProcessID, null), new WorkloadSessionInfo(2, sleeper.ProcessID, null)]);
+        var collector = new PgWaitsCollector(cs, useWaitSampling);
+        await collector.StartAsync(phase, CancellationToken.None);
+        phase.StartUtc = DateTime.UtcNow;
+        var query = new NpgsqlCommand("UPDATE convoy_demo SET id = id + 0 WHERE id = 1", blocked).ExecuteNonQueryAsync();
+        await new NpgsqlCommand("SELECT pg_sleep(0.8)", sleeper).ExecuteNonQueryAsync();
+        await tx.RollbackAsync();
+        await query;
+        Assert.Equal(CollectorStatus.Ok, (await collector.StopAsync(phase, CancellationToken.None)).Status);
+
+        var rows = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(phase.PathFor(BundlePaths.Activity("load"))))).ToList();
+        var texts = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(phase.PathFor(BundlePaths.StatementTexts("load")))))
+            .ToDictionary(r => r["text"], r => r["statement"]);
+        var countKey = texts["UPDATE convoy_demo SET id = id + 0 WHERE id = 1"];
+        var sleepKey = texts["SELECT pg_sleep(0.8)"];
+
+        // The server computes query ids (pg_stat_statements is preloaded), so keys are ids, not texts.
+        Assert.False(StatementKey.IsTextKey(countKey));
+        var waiting = rows.Where(r => r["session"] == "1" && r["wait_type"] == "Lock:transactionid").ToList();
+        Assert.InRange(waiting.Count, 20, 200);
+        Assert.All(waiting, r => Assert.Equal(countKey, r["statement"]));
+
+        // A poll in the instant the lock changes hands sees the wait without its blocker.
+        Assert.InRange(waiting.Count(r => r["blocked_by"] == holder.ProcessID.ToString(CultureInfo.InvariantCulture)), waiting.Count - 2, waiting.Count);
+
+        // The holder is not watched, yet it is sampled while it blocks, idle in its transaction, with its last statement.
+        var holderRows = rows.Where(r => r["pid"] == holder.ProcessID.ToString(CultureInfo.InvariantCulture)).ToList();
+        Assert.NotEmpty(holderRows);
+        Assert.All(holderRows, r => Assert.Equal("", r["session"]));
+        Assert.Contains(holderRows, r => r["state"] == "idle in transaction" && texts.FirstOrDefault(t => t.Value == r["statement"]).Key?.StartsWith("UPDATE convoy_demo SET id = id WHERE", StringComparison.Ordinal) == true);
+        Assert.Contains(rows, r => r["session"] == "2" && r["statement"] == sleepKey && r["wait_type"] == "Timeout:PgSleep");
+
+        // The wait samples carry the statement too (pg_wait_sampling's profile keeps its queryid).
+        var samples = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(phase.PathFor(BundlePaths.WaitSamples("load"))))).ToList();
+        Assert.Contains(samples, r => r["wait_type"] == "Lock:transactionid" && r["statement"] == countKey);
     }
 
     [Fact]

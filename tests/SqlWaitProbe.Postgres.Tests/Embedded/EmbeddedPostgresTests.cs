@@ -27,6 +27,11 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
         Assert.Equal("1", await Scalar(connection, "SELECT count(*) FROM pg_extension WHERE extname = 'pgcrypto'"));
         var waitSamplingInstalled = File.Exists(Path.Combine(Path.GetDirectoryName(server.BinFolder)!, "lib", "pg_wait_sampling.so"));
         Assert.Equal(waitSamplingInstalled, server.HasWaitSampling);
+
+        // pg_stat_statements ships with the server: its counters are readable and the server computes query ids.
+        Assert.True(server.HasStatementStats);
+        Assert.Equal("1", await Scalar(connection, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'"));
+        Assert.NotEqual("", await Scalar(connection, "SELECT query_id::text FROM pg_stat_activity WHERE pid = pg_backend_pid()"));
         Assert.Equal(server.ServerPid.ToString(), (await File.ReadAllLinesAsync(Path.Combine(server.DataFolder, "postmaster.pid")))[0]);
     }
 
