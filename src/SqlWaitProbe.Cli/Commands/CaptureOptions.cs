@@ -19,7 +19,7 @@ public static class CaptureOptions
     /// <summary><c>--server</c>: an Npgsql or SqlClient connection string, or a SQL Server name.</summary>
     public static readonly Option<string?> Server = new("--server", "-S")
     {
-        Description = "Server to use: a connection string, or (sqlserver) a server name. Without it, postgres starts an embedded server.",
+        Description = "Server to use: a connection string (postgres: Npgsql 'Host=…;Username=…', libpq 'host=… user=…' or 'postgresql://…'), or (sqlserver) a server name. Without it, postgres starts an embedded server.",
     };
 
     /// <summary><c>--workload</c>.</summary>

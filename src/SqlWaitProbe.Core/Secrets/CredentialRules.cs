@@ -242,8 +242,9 @@ public static partial class CredentialRules
 
     // key: a name ending in password or passwd (password, sslpassword, PGPASSWORD, db_password), pwd, access token,
     // an AWS secret key name. value: "…" or '…' (doubled quotes and backslash escapes inside), or unquoted up to ';',
-    // the line end, or whitespace before the next key= (libpq's conninfo separates pairs with spaces).
-    [GeneratedRegex("""(?<key>(?<!\w)(?:\w*pass(?:word|wd)|pwd|access[ _]?token|aws_secret_access_key|secret_?access_?key)\s*=\s*)(?<value>"(?:[^"\\]|\\.|"")*"|'(?:[^'\\]|\\.|'')*'|(?:(?!\s+[A-Za-z_][\w.-]*\s*=)[^;\r\n])*)""", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    // the line end, whitespace before the next key= (libpq's conninfo separates pairs with spaces), or a quote that
+    // closes the text around it ('…;Password=x' failed) — a quote inside a word (it's) stays part of the value.
+    [GeneratedRegex("""(?<key>(?<!\w)(?:\w*pass(?:word|wd)|pwd|access[ _]?token|aws_secret_access_key|secret_?access_?key)\s*=\s*)(?<value>"(?:[^"\\]|\\.|"")*"|'(?:[^'\\]|\\.|'')*'|(?:(?!\s+[A-Za-z_][\w.-]*\s*=)(?!['"](?:\s|$|[),]))[^;\r\n])*)""", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
     private static partial Regex SecretPair();
 
     // scheme://user:password@ — the user part has no ':', '/', '@' or space; the password runs to the last '@' before a space.

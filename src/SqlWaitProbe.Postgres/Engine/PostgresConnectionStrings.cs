@@ -1,12 +1,12 @@
-using System.Text.RegularExpressions;
 using Npgsql;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Secrets;
 using SqlWaitProbe.Postgres.Attach;
 
 namespace SqlWaitProbe.Postgres.Engine;
 
 /// <summary>PostgreSQL connection strings as the probe reads them from the command line, and as it shows them (secrets removed).</summary>
-public static partial class PostgresConnectionStrings
+public static class PostgresConnectionStrings
 {
     /// <summary>
     /// The connection string for <c>--server</c>, with <c>--database</c>, <c>--user</c> and the password from the
@@ -49,37 +49,68 @@ public static partial class PostgresConnectionStrings
         return builder.ConnectionString;
     }
 
-    /// <summary>Parses <c>--server</c>; throws <see cref="BadInputException"/> with an example when it is not a PostgreSQL connection string.</summary>
+    /// <summary>
+    /// Parses <c>--server</c> in any form it takes: an Npgsql string (<c>Host=db1;Username=me;Database=app</c>), libpq
+    /// keyword/value pairs (<c>host=db1 user=me dbname=app</c>) or a <c>postgresql://</c> URI
+    /// (<see cref="LibpqConnectionString"/>). Throws <see cref="BadInputException"/> with the forms, never with the text.
+    /// </summary>
     public static NpgsqlConnectionStringBuilder Parse(string server)
     {
+        if (LibpqConnectionString.IsUri(server))
+        {
+            return LibpqConnectionString.FromUri(server);
+        }
+
+        if (LibpqConnectionString.IsKeywordValue(server))
+        {
+            return LibpqConnectionString.FromKeywordValue(server);
+        }
+
+        NpgsqlConnectionStringBuilder? builder = null;
+        BadInputException? refusal;
         try
         {
-            return new NpgsqlConnectionStringBuilder(server);
+            builder = new NpgsqlConnectionStringBuilder(server);
+            refusal = builder.Host is { } host && (host.Contains('=', StringComparison.Ordinal) || host.Trim().Contains(' ', StringComparison.Ordinal))
+                // Space-separated pairs inside one Npgsql value ("Host=db1 Password=…") would be taken as a host name.
+                ? new BadInputException("--server: the host holds '=' or spaces, so keywords run together: separate Npgsql pairs with ';' ('Host=db1;Username=me') or give libpq pairs in lowercase ('host=db1 user=me')")
+                : null;
         }
         catch (Exception e) when (e is ArgumentException or FormatException or InvalidCastException)
         {
-            throw new BadInputException("--server is not a valid PostgreSQL connection string (expected e.g. 'Host=db1;Username=me;Database=app'): " + e.Message.Split('\n')[0]);
+            // Npgsql's message names the part it could not read, which may be a piece of a wrongly quoted password.
+            refusal = new BadInputException("--server is not a valid PostgreSQL connection string (expected e.g. 'Host=db1;Username=me;Database=app', 'host=db1 user=me dbname=app' or 'postgresql://me@db1/app')"
+                + (CredentialRules.SecretsIn(server).Count == 0 ? ": " + CredentialRules.Redact(e.Message.Split('\n')[0]) : ""));
         }
+
+        if (refusal is null)
+        {
+            return builder!;
+        }
+
+        // libpq allows ';' inside an unquoted value (password=a;b): not Npgsql's form, but libpq's.
+        return LibpqConnectionString.MayBeKeywordValue(server) ? LibpqConnectionString.FromKeywordValue(server) : throw refusal;
     }
 
-    /// <summary>The connection string without its password (or a placeholder when it cannot be parsed).</summary>
+    /// <summary>The connection string in Npgsql's form without its password (or a placeholder when it cannot be parsed).</summary>
     public static string Redact(string connectionString)
     {
         try
         {
-            var builder = new NpgsqlConnectionStringBuilder(connectionString);
+            var builder = Parse(connectionString);
             builder.Remove("Password");
             builder.Remove("Passfile");
+            builder.Remove("SSL Password");
             return builder.ConnectionString;
         }
-        catch (ArgumentException)
+        catch (Exception e) when (e is ArgumentException or BadInputException)
         {
             return "(connection string not shown)";
         }
     }
 
-    /// <summary>Any text (an error message) with <c>Password=…</c> pairs masked.</summary>
-    public static string RedactText(string text) => SecretPair().Replace(text, m => m.Groups["key"].Value + "=***");
+    /// <summary>Any text (an error message) with its credentials masked (<see cref="CredentialRules"/>).</summary>
+    public static string RedactText(string text) => CredentialRules.Redact(text);
 
     /// <summary>The connection string with the probe's application name, so attach mode can leave its own connections out.</summary>
     public static string ForProbeMonitor(string connectionString) =>
@@ -92,7 +123,4 @@ public static partial class PostgresConnectionStrings
         return host.StartsWith('/') || host is "localhost" or "127.0.0.1" or "::1"
             || string.Equals(host, Environment.MachineName, StringComparison.OrdinalIgnoreCase);
     }
-
-    [GeneratedRegex(@"(?<key>Password|Pwd|Passfile)\s*=\s*(""[^""]*""|'[^']*'|[^;]*)", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
-    private static partial Regex SecretPair();
 }

@@ -89,7 +89,7 @@ public static class PostgresServerCheck
         }
         catch (Exception e) when (e is NpgsqlException or SocketException or TimeoutException)
         {
-            throw new EnvironmentProblemException($"cannot connect to PostgreSQL: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check --server (an Npgsql connection string) and that the server accepts connections.");
+            throw new EnvironmentProblemException($"cannot connect to PostgreSQL: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check --server (an Npgsql or libpq connection string, or a postgresql:// URI) and that the server accepts connections.");
         }
     }
 

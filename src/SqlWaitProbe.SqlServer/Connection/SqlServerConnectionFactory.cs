@@ -1,11 +1,11 @@
-using System.Text.RegularExpressions;
 using Microsoft.Data.SqlClient;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Secrets;
 
 namespace SqlWaitProbe.SqlServer.Connection;
 
 /// <summary>Builds SqlClient connection strings from the capture options and opens connections with clear errors.</summary>
-public sealed partial class SqlServerConnectionFactory
+public sealed class SqlServerConnectionFactory
 {
     private readonly SqlServerConnectionSettings _settings;
     private readonly SqlConnectionStringBuilder _base;
@@ -59,7 +59,7 @@ public sealed partial class SqlServerConnectionFactory
 
     /// <summary>Removes passwords and access tokens from a connection string or any text that holds one.</summary>
     public static string Redact(string? text) =>
-        string.IsNullOrEmpty(text) ? string.Empty : SecretPair().Replace(text, m => m.Groups["key"].Value + "=***");
+        string.IsNullOrEmpty(text) ? string.Empty : CredentialRules.Redact(text);
 
     private static SqlConnectionStringBuilder Parse(SqlServerConnectionSettings settings)
     {
@@ -72,8 +72,10 @@ public sealed partial class SqlServerConnectionFactory
             }
             catch (Exception e) when (e is ArgumentException or FormatException or KeyNotFoundException)
             {
-                // The message of SqlClient may echo the string; say only which part is wrong.
-                throw new BadInputException("--server looks like a connection string but SqlClient cannot parse it: " + Redact(e.Message.Split('\n')[0]));
+                // SqlClient's message names the part it could not read, which may be a piece of a password quoted
+                // wrongly: it is shown only when the string holds no password.
+                throw new BadInputException("--server looks like a connection string but SqlClient cannot parse it"
+                    + (CredentialRules.SecretsIn(settings.Server).Count == 0 ? ": " + Redact(e.Message.Split('\n')[0]) : " (a value holding ';' or a quote needs double quotes, with \"\" for a quote inside)"));
             }
         }
         else
@@ -121,7 +123,4 @@ public sealed partial class SqlServerConnectionFactory
 
         return b;
     }
-
-    [GeneratedRegex("""(?<key>(?:^|(?<=[;\s"']))(?:password|pwd|access\s*token|accesstoken))\s*=\s*(?:"(?:[^"]|"")*"|'(?:[^']|'')*'|[^;"'\r\n]*)""", RegexOptions.IgnoreCase)]
-    private static partial Regex SecretPair();
 }

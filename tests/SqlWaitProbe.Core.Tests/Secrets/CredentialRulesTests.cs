@@ -17,6 +17,8 @@ public sealed class CredentialRulesTests
     [InlineData("aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_access_key_id=*** aws_secret_access_key=***")]
     [InlineData("Access Token=eyJ0eXAi.abc;Server=x", "Access Token=***;Server=x")]
     [InlineData("-- Password=S3cretPa55 in a comment\nselect 1", "-- Password=***\nselect 1")]
+    [InlineData("connecting with 'Server=db;Password=it's9!' failed", "connecting with 'Server=db;Password=***' failed")]
+    [InlineData("primary_conninfo = 'host=h password=p4ss' # set by hand", "primary_conninfo = 'host=h password=***' # set by hand")]
     public void Credentials_are_masked_and_the_rest_is_kept(string text, string expected)
     {
         var counts = new Dictionary<string, int>();
