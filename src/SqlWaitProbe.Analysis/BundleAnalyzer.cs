@@ -161,7 +161,7 @@ public static class BundleAnalyzer
                     notes.Add(WorkloadChoice(p, stacks, server));
                 }
 
-                notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf", p.Sampling?.CallGraph, phaseSamples: p.Sampling?.Samples ?? 0));
+                notes.AddRange(StackQuality.Describe(p.Name, ReferenceEquals(own, stacks) ? "" : server, StackQuality.Measure(own), p.Sampling?.LostSamples ?? 0, p.Sampling?.Source ?? "perf", p.Sampling?.CallGraph, phaseSamples: p.Sampling?.Samples ?? 0, symbols: p.Sampling?.Symbols));
             }
         }
 

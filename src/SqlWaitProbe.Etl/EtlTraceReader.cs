@@ -59,6 +59,9 @@ public sealed class EtlTraceReader
     /// <summary>Every process the trace named, in the order seen (reused ids appear once per process).</summary>
     public IReadOnlyList<EtlProcess> Processes => _allProcesses;
 
+    /// <summary>Every image the trace named, kernel images and unloaded ones included.</summary>
+    public IEnumerable<EtlImage> Images => _kernelImages.All.Concat(_allProcesses.SelectMany(p => p.Images.All));
+
     /// <summary>The first address of kernel space in this trace.</summary>
     public ulong KernelStart => _kernelStart;
 
@@ -112,6 +115,13 @@ public sealed class EtlTraceReader
     {
         ArgumentNullException.ThrowIfNull(process);
         return process.Methods?.Find(address);
+    }
+
+    /// <summary>True when the trace names JIT-compiled methods of <paramref name="process"/> (once the trace is read).</summary>
+    public bool HasMethods(EtlProcess process)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        return process.Methods is { Count: > 0 };
     }
 
     private void Dispatch(in EtlRecord record)

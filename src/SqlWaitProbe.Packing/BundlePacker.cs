@@ -16,9 +16,11 @@ public static class BundlePacker
 {
     /// <summary>
     /// Writes <paramref name="zipPath"/> from the bundle (report included). With <paramref name="redact"/>, the copy is
-    /// redacted and its manifest's file hashes are recomputed so the packed bundle verifies. Returns notes for the user.
+    /// redacted and its manifest's file hashes are recomputed so the packed bundle verifies. The raw ETW traces
+    /// (<c>cpu/trace.etl</c>, large, and holding every process of the machine) go only with <paramref name="withTraces"/>
+    /// and never redacted; the packed manifest then no longer lists them. Returns notes for the user.
     /// </summary>
-    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, bool redact)
+    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, bool redact, bool withTraces = false)
     {
         var notes = new List<string>();
         // Scratch in a private run folder: removed at the end, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
@@ -27,10 +29,22 @@ public static class BundlePacker
         var full = Path.GetFullPath(zipPath);
         try
         {
-            var unlisted = CopyListed(bundle, staging);
+            var keepTraces = withTraces && !redact;
+            var unlisted = CopyListed(bundle, staging, keepTraces);
             if (unlisted > 0)
             {
                 notes.Add($"left out {unlisted} file(s) the manifest does not list");
+            }
+
+            var traces = bundle.Manifest.Files.Where(f => BundlePaths.IsEtwTrace(f.Path)).ToArray();
+            if (traces.Length > 0 && !keepTraces)
+            {
+                // The analysis reads the stack files made from the traces; the packed manifest lists what the zip holds.
+                var manifestPath = Path.Combine(staging, BundlePaths.Manifest);
+                var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);
+                File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = [.. manifest.Files.Where(f => !BundlePaths.IsEtwTrace(f.Path))] }, ProbeJson.Options));
+                notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"left out {traces.Length} raw ETW trace(s) ({traces.Sum(t => t.Bytes) / 1e6:0.0} MB; the stack files made from them are packed){(redact ? ": a trace cannot be redacted" : "; add --with-trace to pack them")}"));
             }
 
             if (redact)
@@ -68,9 +82,10 @@ public static class BundlePacker
     }
 
     /// <summary>Copies the manifest, every listed file and the report's files into <paramref name="staging"/>; returns how many other files were left out.</summary>
-    private static int CopyListed(CaptureBundle bundle, string staging)
+    private static int CopyListed(CaptureBundle bundle, string staging, bool withTraces)
     {
-        var wanted = bundle.Manifest.Files.Select(f => f.Path).Prepend(BundlePaths.Manifest).ToList();
+        var wanted = bundle.Manifest.Files.Select(f => f.Path).Where(p => withTraces || !BundlePaths.IsEtwTrace(p)).Prepend(BundlePaths.Manifest).ToList();
+        var traces = bundle.Manifest.Files.Count(f => !withTraces && BundlePaths.IsEtwTrace(f.Path));
         var report = Path.Combine(bundle.Root, BundlePaths.ReportFolder);
         if (Directory.Exists(report) && new DirectoryInfo(report).LinkTarget is null)
         {
@@ -90,7 +105,7 @@ public static class BundlePacker
         }
 
         var all = Directory.EnumerateFiles(bundle.Root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = true }).Count();
-        return Math.Max(0, all - wanted.Count - (File.Exists(Path.Combine(report, "probe.log")) ? 1 : 0));
+        return Math.Max(0, all - wanted.Count - traces - (File.Exists(Path.Combine(report, "probe.log")) ? 1 : 0));
     }
 
     /// <summary>The bundle's folder now and where the capture wrote it (its log's first lines say), and the embedded server's folder.</summary>

@@ -20,7 +20,7 @@ public class DependencyDirectionTests
         { "SqlWaitProbe.Analysis", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core", "SqlWaitProbe.Etl"] },
 
         // The .etl reader is managed code only, so it reads traces on every OS: no TraceEvent, no Windows API.
         { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },

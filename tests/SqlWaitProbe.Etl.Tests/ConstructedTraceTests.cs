@@ -231,7 +231,7 @@ public class ConstructedTraceTests
         var sample = Assert.Single(sink.Samples);
         Assert.Null(sample.FramesLeafFirst[0].Image);
         var method = reader.FindMethod(sample.Process, sample.FramesLeafFirst[0].Address);
-        Assert.Equal(("App.Worker.Run", "App.Core"), (method!.Name, method.Module));
+        Assert.Equal(("App.Worker.Run", "App.Core.dll"), (method!.Name, method.ModuleFile));
     }
 
     [Fact]

@@ -21,6 +21,9 @@ public sealed record SamplingInfo(string Source, double SampleHz, long Samples, 
     /// <summary>Why that mode: the option as given, or <c>auto</c>'s estimate of DWARF's data against the cap; null for older bundles.</summary>
     public string? CallGraphReason { get; init; }
 
+    /// <summary>ETW: whether function names were looked up (<c>resolved for …</c>, or <c>not resolved: </c> and why); null for perf and older bundles.</summary>
+    public string? Symbols { get; init; }
+
     /// <summary>samples ÷ (duration × cpus × hz), or null when the denominator is zero.</summary>
     public double? Coverage
     {

@@ -65,10 +65,10 @@ public static class StackQuality
         || (frame.Symbol.StartsWith('[') && frame.Symbol.EndsWith(']'));
 
     /// <summary>
-    /// The Data quality lines of one phase: completeness, symbol coverage of the heaviest modules, lost samples,
-    /// and what to do when either is poor.
+    /// The Data quality lines of one phase: completeness, symbol coverage of the heaviest modules, whether an ETW
+    /// capture's symbols were looked up (<paramref name="symbols"/>), lost samples, and what to do when either is poor.
     /// </summary>
-    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, string? callGraph = null, int maxModules = 6, long phaseSamples = 0)
+    public static IReadOnlyList<string> Describe(string phase, string process, StackQualityResult quality, long lostSamples, string source, string? callGraph = null, int maxModules = 6, long phaseSamples = 0, string? symbols = null)
     {
         ArgumentNullException.ThrowIfNull(quality);
         var lines = new List<string>();
@@ -83,6 +83,11 @@ public static class StackQuality
         var heavy = quality.Modules.Take(maxModules).ToArray();
         lines.Add($"phase {phase}: frames without a symbol, per module of {who} (share of that module's frame weight): "
             + string.Join(", ", heavy.Select(m => $"{m.Module} {Pct(m.UnsymbolisedShare)}")));
+        if (symbols is not null)
+        {
+            lines.Add($"phase {phase}: symbols {symbols}");
+        }
+
         var remedies = new List<string>();
         if (quality.IncompleteShare > 0.05)
         {

@@ -18,13 +18,20 @@ public static class PackCommand
         var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
         var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names, query text and local folders with placeholders (host-1, db-1, login-1, app-1, query-1, path-1; user names in home folders become user)." };
         var force = new Option<bool>("--force") { Description = "Overwrite the zip if it exists." };
+        var withTrace = new Option<bool>("--with-trace") { Description = "Also pack the raw ETW traces of a Windows capture (cpu/trace.etl; large, and never redacted, so not with --redact)." };
         var command = new Command("pack", "Verify a capture bundle's file hashes and zip it with its report for a support ticket.");
         command.Arguments.Add(bundleArg);
         command.Options.Add(output);
         command.Options.Add(redact);
+        command.Options.Add(withTrace);
         command.Options.Add(force);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
+            if (parse.GetValue(withTrace) && parse.GetValue(redact))
+            {
+                throw new BadInputException("--with-trace cannot go with --redact: an ETW trace holds every process's names and paths and cannot be redacted");
+            }
+
             var path = parse.GetValue(bundleArg)!;
             var zip = parse.GetValue(output)!;
             using var bundle = CaptureBundle.Open(path);
@@ -54,7 +61,7 @@ public static class PackCommand
                 }
             }
 
-            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact)))
+            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact), parse.GetValue(withTrace)))
             {
                 console.Out.WriteLine(TerminalText.Line(note));
             }

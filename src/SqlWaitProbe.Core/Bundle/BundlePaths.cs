@@ -87,8 +87,17 @@ public static class BundlePaths
     /// <summary>Extended-event outputs under this folder.</summary>
     public static string Xe(string phase) => Phase(phase) + "/xe";
 
-    /// <summary>The raw ETW trace of a phase, zipped (Windows captures).</summary>
-    public static string EtwTrace(string phase) => Phase(phase) + "/cpu/trace.etl.zip";
+    /// <summary>
+    /// The raw ETW trace of a phase (Windows captures): the .etl the bundle's stack files were read from, kept for PerfView,
+    /// WPA and <c>probe stacks</c>; packed only on request, since it can be large. Bundles before it was kept plain hold
+    /// <c>cpu/trace.etl.zip</c>.
+    /// </summary>
+    public static string EtwTrace(string phase) => Phase(phase) + "/cpu/trace.etl";
+
+    /// <summary>True for a phase's raw ETW trace, plain or (in older bundles) zipped.</summary>
+    public static bool IsEtwTrace(string relative) =>
+        relative.StartsWith("phases/", StringComparison.Ordinal)
+        && (relative.EndsWith("/cpu/trace.etl", StringComparison.Ordinal) || relative.EndsWith("/cpu/trace.etl.zip", StringComparison.Ordinal));
 
     /// <summary>PDH counters of a phase in PDH-CSV 4.0 layout (Windows captures).</summary>
     public static string PdhCsv(string phase) => Phase(phase) + "/pdh.csv";

@@ -26,9 +26,7 @@ internal sealed class EtlMethodMap
     /// <summary>Records a managed module's file.</summary>
     public void AddModule(ulong moduleId, string ilPath)
     {
-        var name = ilPath[(ilPath.LastIndexOfAny(['\\', '/']) + 1)..];
-        var dot = name.LastIndexOf('.');
-        _modules[moduleId] = dot > 0 ? name[..dot] : name;
+        _modules[moduleId] = ilPath[(ilPath.LastIndexOfAny(['\\', '/']) + 1)..];
     }
 
     /// <summary>The method whose code holds <paramref name="address"/>, or null.</summary>

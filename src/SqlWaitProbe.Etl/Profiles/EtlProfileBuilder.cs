@@ -123,7 +123,7 @@ public sealed class EtlProfileBuilder(EtlTraceReader reader, EtlProfileOptions? 
             case EtlProcess process:
                 if (reader.FindMethod(process, frame.Offset) is { } method)
                 {
-                    return new Frame(method.Module.Length > 0 ? method.Module.ToLowerInvariant() : Jit, method.Name, FrameKind.Jit);
+                    return new Frame(method.ModuleFile.Length > 0 ? EtlModuleNames.ModuleName(method.ModuleFile) : Jit, method.Name, FrameKind.Jit);
                 }
 
                 return new Frame(Jit, _options.Addresses ? Hex(frame.Offset) : Jit, FrameKind.Jit);

@@ -1,8 +1,4 @@
-using System.IO.Compression;
 using System.Runtime.Versioning;
-using Microsoft.Diagnostics.Symbols;
-using Microsoft.Diagnostics.Tracing.Etlx;
-using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Session;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
@@ -13,8 +9,10 @@ using SqlWaitProbe.Windows.Symbols;
 namespace SqlWaitProbe.Windows.Etw;
 
 /// <summary>
-/// Records kernel CPU sample stacks with ETW for one phase, keeps the trace as <c>cpu/trace.etl.zip</c> and writes the
-/// same normalised stack files as the perf path. Module-level files are written before any symbol is loaded.
+/// Records kernel CPU sample stacks with ETW for one phase, keeps the trace as <c>cpu/trace.etl</c> and writes the same
+/// normalised stack files as the perf path from it with the managed .etl reader (<see cref="EtlPhaseConversion"/>):
+/// TraceEvent starts and stops the session, merges the images' PDB identities into the trace and looks up symbols.
+/// Module-level files are written before any symbol is loaded.
 /// </summary>
 [SupportedOSPlatform("windows")]
 public sealed class EtwCpuCollector : ICollector
@@ -121,7 +119,6 @@ public sealed class EtwCpuCollector : ICollector
             // Whatever happened above, the off-CPU collector gets an answer (the real one was set if there was one).
             _settings.OffCpuOutcome?.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, lost, "the ETW trace could not be read, so the off-CPU files were not written"));
             DeleteQuietly(_etlPath);
-            DeleteQuietly(Path.ChangeExtension(_etlPath, ".etlx"));
             _run?.Forget(_resource!);
         }
     }
@@ -139,103 +136,34 @@ public sealed class EtwCpuCollector : ICollector
             _progress.Report($"the ETW trace was kept unmerged ({e.Message}); symbols resolve on this machine only");
         }
 
-        ZipTrace(etl, phase.PathFor(BundlePaths.EtwTrace(phase.Name)));
-
-        _progress.Report("converting the ETW trace");
-        using var log = TraceLog.OpenOrConvert(etl, new TraceLogOptions { ConversionLog = TextWriter.Null, ContinueOnError = true });
-        var source = new TraceLogStackSource(log);
-        var phaseStart = phase.StartUtc == default ? _startUtc : phase.StartUtc;
-        var phaseEnd = phase.EndUtc == default ? endUtc : phase.EndUtc;
-        var mapping = EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.ModulesOnly, workload: _settings.Workload);
-        // Windows may round the requested interval; the trace records the one it used.
-        var intervalMSec = log.SampleProfileInterval > TimeSpan.Zero ? log.SampleProfileInterval.TotalMilliseconds : _settings.IntervalMSec;
-        lost = Math.Max(lost, log.EventsLost);
-        var facts = new EtwSamplingFacts("etw", Math.Round(1000.0 / intervalMSec), mapping.SampleCount, lost,
-            Math.Max(0, (phaseEnd - phaseStart).TotalSeconds), log.NumberOfProcessors > 0 ? log.NumberOfProcessors : Environment.ProcessorCount);
-        EtwStackFiles.Write(phase.BundleRoot, phase.Name, mapping, facts);
-        if (_settings.Workload is { } workload)
+        // The trace stays in the bundle (PerfView and WPA open it; 'probe stacks' reads it on any OS), and the bundle's
+        // stack files are read from that very file by the same reader 'probe stacks' uses.
+        var kept = phase.PathFor(BundlePaths.EtwTrace(phase.Name));
+        Core.Files.AtomicFile.Produce(kept, temp => File.Copy(etl, temp, overwrite: true));
+        var settings = new EtlConversionSettings
         {
-            EtwStackFiles.WriteAtomically(phase.PathFor(BundlePaths.Processes(phase.Name)), workload.Write);
+            ServerProcess = _settings.ServerProcess, ServerPid = _settings.ServerPid, Workload = _settings.Workload, OffCpu = _settings.OffCpu,
+            IntervalMSec = _settings.IntervalMSec,
+        };
+        using var symbols = _settings.Symbols is { } options ? new PdbSymbolLookup(options, _progress) : null;
+        var result = EtlPhaseConversion.Write(phase, kept, settings, symbols is null ? null : symbols.Lookup,
+            "not resolved: no symbol path was given", lost, _startUtc, endUtc, _progress, cancellationToken);
+        lost = result.Facts.LostSamples;
+        if (_settings.OffCpuOutcome is { } offCpu)
+        {
+            offCpu.Set(result.OffCpu is { } summary
+                ? EtwOffCpuFiles.Outcome(summary, lost)
+                : new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0, result.OffCpuProblem ?? "the off-CPU files were not written"));
         }
 
-        var offCpu = _settings.OffCpu ? ConvertOffCpu(log, phase, phaseStart, EtwSymbolMode.ModulesOnly, lost) : null;
-        if (mapping.SampleCount == 0)
+        if (result.Mapping.SampleCount == 0)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, lost, "the trace holds no CPU samples");
-        }
-
-        if (_settings.Symbols is { } symbols && !cancellationToken.IsCancellationRequested)
-        {
-            try
-            {
-                ResolveSymbols(log, mapping, symbols, cancellationToken);
-                EtwStackFiles.WriteStacks(phase.BundleRoot, phase.Name, EtwStackMapper.Map(source, phaseStart, EtwSymbolMode.Resolved, workload: _settings.Workload).Profile);
-                if (offCpu is not null)
-                {
-                    ConvertOffCpu(log, phase, phaseStart, EtwSymbolMode.Resolved, lost);
-                }
-            }
-            catch (OperationCanceledException)
-            {
-                _progress.Report("symbol loading interrupted; the stacks keep module-level frames");
-            }
         }
 
         return lost > 0
             ? new CollectorOutcome(Name, CollectorStatus.Partial, lost, $"the session lost {lost} events")
             : new CollectorOutcome(Name, CollectorStatus.Ok);
-    }
-
-    // The server's threads' context switches into offcpu/*.csv; the outcome goes to the off-CPU collector.
-    private EtwOffCpuSummary? ConvertOffCpu(TraceLog log, PhaseContext phase, DateTime phaseStart, EtwSymbolMode mode, long lost)
-    {
-        if (_settings.ServerPid is not { } pid)
-        {
-            _settings.OffCpuOutcome!.Set(new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0,
-                "the server's process id is unknown (SERVERPROPERTY('ProcessID')), so its threads cannot be told apart"));
-            return null;
-        }
-
-        var summary = EtwOffCpuFiles.Write(phase, new TraceLogThreadSwitchSource(log, pid), _settings.ServerProcess, phaseStart, mode);
-        if (mode == EtwSymbolMode.ModulesOnly)
-        {
-            _progress.Report(EtwOffCpuFiles.Progress(summary));
-        }
-
-        _settings.OffCpuOutcome!.Set(EtwOffCpuFiles.Outcome(summary, lost));
-        return summary;
-    }
-
-    private void ResolveSymbols(TraceLog log, EtwStackMapping mapping, SymbolOptions symbols, CancellationToken cancellationToken)
-    {
-        var modules = SymbolResolutionPlan.Choose(mapping, _settings.ServerProcess, _settings.MaxSymbolModules);
-        using var reader = new SymbolReader(TextWriter.Null, symbols.SymbolPath) { Options = symbols.ReaderOptions };
-        for (var i = 0; i < modules.Count; i++)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            var file = mapping.ModuleFiles.GetValueOrDefault(modules[i], modules[i]);
-            _progress.Report(SymbolResolutionPlan.ProgressMessage(file, i + 1, modules.Count));
-            foreach (var moduleFile in log.ModuleFiles.Where(f => EtwModuleNames.ModuleName(f.FilePath) == modules[i]))
-            {
-                try
-                {
-                    log.CodeAddresses.LookupSymbolsForModule(reader, moduleFile);
-                }
-                catch (Exception e) when (e is not OperationCanceledException)
-                {
-                    _progress.Report($"no symbols for {file}: {e.Message}");
-                }
-            }
-        }
-    }
-
-    private static void ZipTrace(string etl, string zipPath)
-    {
-        Core.Files.AtomicFile.Produce(zipPath, temp =>
-        {
-            using var zip = ZipFile.Open(temp, ZipArchiveMode.Create);
-            zip.CreateEntryFromFile(etl, "trace.etl", CompressionLevel.Fastest);
-        });
     }
 
     private static void DeleteQuietly(string? path)

@@ -16,23 +16,7 @@ public static class EtwModuleNames
     /// <c>kernelbase</c>). Windows file names ignore case, so one spelling keeps modules comparable across traces.
     /// Returns an empty string for an empty or unknown (<c>?</c>) path.
     /// </summary>
-    public static string ModuleName(string? path)
-    {
-        if (string.IsNullOrWhiteSpace(path) || path == "?")
-        {
-            return string.Empty;
-        }
-
-        // Split on both separators: a Windows path must name the same module when read on Linux.
-        var name = path[(path.LastIndexOfAny(['\\', '/']) + 1)..];
-        var dot = name.LastIndexOf('.');
-        if (dot > 0 && name.Length - dot <= 4)
-        {
-            name = name[..dot];
-        }
-
-        return name.ToLowerInvariant();
-    }
+    public static string ModuleName(string? path) => Etl.Profiles.EtlModuleNames.ModuleName(path);
 
     /// <summary>
     /// True for kernel code: an address in kernel space, a driver (<c>.sys</c>, <c>\SystemRoot\</c>,

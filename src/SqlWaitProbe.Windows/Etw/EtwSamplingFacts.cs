@@ -7,4 +7,11 @@ namespace SqlWaitProbe.Windows.Etw;
 /// <param name="LostSamples">Events the session reported lost.</param>
 /// <param name="DurationSeconds">Length of the phase.</param>
 /// <param name="LogicalCpus">Logical CPUs of the machine.</param>
-public sealed record EtwSamplingFacts(string Source, double SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus);
+public sealed record EtwSamplingFacts(string Source, double SampleHz, long Samples, long LostSamples, double DurationSeconds, int LogicalCpus)
+{
+    /// <summary>
+    /// Whether function names were looked up, in words for Data quality: <c>resolved for sqldk, sqlmin (2 of 3
+    /// modules)</c>, or <c>not resolved: …</c> with the reason; null in bundles written before it was recorded.
+    /// </summary>
+    public string? Symbols { get; init; }
+}

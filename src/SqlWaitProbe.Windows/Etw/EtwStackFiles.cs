@@ -17,12 +17,20 @@ public static class EtwStackFiles
     {
         WriteStacks(bundleRoot, phase, mapping.Profile);
         WriteAtomically(PathFor(bundleRoot, BundlePaths.StackTimeline(phase)), writer => WriteTimeline(mapping.Timeline, writer));
-        WriteAtomically(PathFor(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(facts, ProbeJson.Options)));
+        WriteFacts(bundleRoot, phase, facts);
     }
+
+    /// <summary>Writes (or rewrites, once symbols were looked up) <c>cpu/sampling.json</c>.</summary>
+    public static void WriteFacts(string bundleRoot, string phase, EtwSamplingFacts facts) =>
+        WriteAtomically(PathFor(bundleRoot, BundlePaths.StackInfo(phase)), writer => writer.Write(JsonSerializer.Serialize(facts, ProbeJson.Options)));
 
     /// <summary>Writes (or rewrites, once symbols resolved) <c>cpu/stacks.folded</c>.</summary>
     public static void WriteStacks(string bundleRoot, string phase, StackProfile profile) =>
         WriteAtomically(PathFor(bundleRoot, BundlePaths.Stacks(phase)), writer => FoldedStackFormat.Write(profile, writer));
+
+    /// <summary>Writes (or rewrites) <c>cpu/timeline.csv</c>.</summary>
+    public static void WriteTimeline(string bundleRoot, string phase, IEnumerable<EtwTimelineRow> rows) =>
+        WriteAtomically(PathFor(bundleRoot, BundlePaths.StackTimeline(phase)), writer => WriteTimeline(rows, writer));
 
     /// <summary>Writes timeline rows as <c>second,process,module,kernel,weight</c>.</summary>
     public static void WriteTimeline(IEnumerable<EtwTimelineRow> rows, TextWriter writer)

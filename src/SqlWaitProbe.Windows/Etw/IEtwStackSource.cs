@@ -1,8 +1,8 @@
 namespace SqlWaitProbe.Windows.Etw;
 
 /// <summary>
-/// Recorded CPU samples of one trace. The Windows implementation reads a converted ETW trace
-/// (<see cref="TraceLogStackSource"/>); the mapping behind it is portable so it can be tested anywhere.
+/// Recorded CPU samples of one trace, pulled in time order. The capture pushes the .etl reader's samples into an
+/// <see cref="EtwStackMappingBuilder"/> instead; tests pull recorded samples, and on Windows TraceLog's.
 /// </summary>
 public interface IEtwStackSource
 {

@@ -104,12 +104,21 @@ public static class EtwOffCpuMapper
         return (s.ToString(), r.ToString());
     }
 
+    // Module-level stacks fold a run of frames in one module into one, as the CPU stacks do.
     private static string Folded(string process, IReadOnlyList<EtwFrame> leafFirst, EtwSymbolMode mode)
     {
         var sb = new StringBuilder(process);
+        Frame? caller = null;
         for (var i = leafFirst.Count - 1; i >= 0; i--)
         {
-            sb.Append(';').Append(FoldedStackFormat.FormatFrame(EtwStackMapper.ToFrame(leafFirst[i], mode)));
+            var frame = EtwStackMapper.ToFrame(leafFirst[i], mode);
+            if (mode == EtwSymbolMode.ModulesOnly && frame == caller)
+            {
+                continue;
+            }
+
+            sb.Append(';').Append(FoldedStackFormat.FormatFrame(frame));
+            caller = frame;
         }
 
         return sb.ToString();

@@ -1,8 +1,8 @@
 namespace SqlWaitProbe.Windows.OffCpu;
 
 /// <summary>
-/// Recorded CSwitch and ReadyThread events of one trace, in time order. The Windows implementation reads a converted
-/// ETW trace through TraceEvent; the mapping behind it is portable so it can be tested anywhere.
+/// Recorded CSwitch and ReadyThread events of one trace, in time order. The capture's comes from the .etl reader
+/// (<see cref="EtlThreadSwitchSource"/>); the mapping behind it is portable so it can be tested anywhere.
 /// </summary>
 public interface IEtwThreadSwitchSource
 {

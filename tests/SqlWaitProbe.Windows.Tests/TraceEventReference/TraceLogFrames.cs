@@ -1,8 +1,9 @@
 using System.Runtime.Versioning;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using SqlWaitProbe.Windows.Etw;
 
-namespace SqlWaitProbe.Windows.Etw;
+namespace SqlWaitProbe.Windows.Tests.TraceEventReference;
 
 /// <summary>The call stack TraceLog associated with one event, leaf first, as the portable mappers read it.</summary>
 [SupportedOSPlatform("windows")]

@@ -1,10 +1,14 @@
 using System.Runtime.Versioning;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers.Kernel;
+using SqlWaitProbe.Windows.Etw;
 
-namespace SqlWaitProbe.Windows.Etw;
+namespace SqlWaitProbe.Windows.Tests.TraceEventReference;
 
-/// <summary>Reads the profile samples of a converted ETW trace (<c>.etlx</c>) with their call stacks.</summary>
+/// <summary>
+/// Reads the profile samples of a trace converted by TraceEvent's TraceLog (Windows only: it reads the .etl through
+/// OpenTrace), with their call stacks: what the managed reader's stacks are checked against on Windows.
+/// </summary>
 [SupportedOSPlatform("windows")]
 public sealed class TraceLogStackSource : IEtwStackSource
 {

@@ -2,9 +2,10 @@ using System.Runtime.Versioning;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers.Kernel;
 using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Windows.OffCpu;
 using KernelThreadState = System.Diagnostics.ThreadState;
 
-namespace SqlWaitProbe.Windows.OffCpu;
+namespace SqlWaitProbe.Windows.Tests.TraceEventReference;
 
 /// <summary>
 /// Reads the CSwitch and ReadyThread events of one process (the server's pid) from a converted ETW trace. A switch
