@@ -95,7 +95,7 @@ public sealed class EtlTraceReader
         Guard(_name, () =>
         {
             _stream.ForEach(Dispatch, cancellationToken);
-            _stacks.Finish(Info.EventsLost > 0 || Info.BuffersLost > 0);
+            _stacks.Finish(!_limits.UndefinedStackKeysAreDamage || Info.EventsLost > 0 || Info.BuffersLost > 0);
 
             // Threads the trace never named: their events keep an unknown process.
             foreach (var draft in _threadUnknown.Values.SelectMany(d => d).Where(d => d.Emitted).OrderBy(d => d.Timestamp))
@@ -315,6 +315,16 @@ public sealed class EtlTraceReader
                 Statistics.Count("Thread/CSwitch");
                 Statistics.ContextSwitches++;
                 var e = CSwitchEvent.Parse(record);
+
+                // A switch whose stack the sink does not want is handed over at once: waiting for its (cached) stack
+                // would hold every context switch of the machine until the trace's end.
+                var known = _threads.TryGetValue(e.NewThreadId, out var switchedIn) || e.NewThreadId == 0;
+                if (known && !_sink!.WantsSwitchStack(switchedIn?.Process ?? ProcessById(0, record.Timestamp)))
+                {
+                    Hand(new EtlDraft(switchedIn?.Process ?? ProcessById(0, record.Timestamp), e.NewThreadId, record.Processor, record.Timestamp, index, 0, e));
+                    break;
+                }
+
                 _stacks!.Add(Draft(e.NewThreadId, record, index, 0, e));
                 break;
             }

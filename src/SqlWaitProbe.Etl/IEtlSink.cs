@@ -15,6 +15,13 @@ public interface IEtlSink
     /// <summary>A context switch with the switched-in thread's stack.</summary>
     void ContextSwitch(EtlContextSwitch contextSwitch) { }
 
+    /// <summary>
+    /// Whether the stack of a context switch into a thread of <paramref name="process"/> is wanted. A switch whose stack
+    /// is not wanted is handed over at once, without one; a stack cached under a key would otherwise keep the switch
+    /// until the key's definition, often the end of the trace. Asked only for threads the trace has named.
+    /// </summary>
+    bool WantsSwitchStack(EtlProcess process) => true;
+
     /// <summary>A thread made ready to run.</summary>
     void ReadyThread(EtlReadyThread readyThread) { }
 }

@@ -193,6 +193,20 @@ public class ConstructedTraceTests
     }
 
     [Fact]
+    public void A_sink_that_wants_no_switch_stack_gets_each_switch_without_waiting_for_its_cached_stack()
+    {
+        var b = Machine()
+            .CSwitch(0, Ms(11), newTid: 1001, oldTid: 1003, oldState: 5)
+            .KeyReference(0, Ms(11), Ms(11), 1000, 1001, 0x77, user: false);
+        var sink = new NoSwitchStacks();
+        var reader = EtlTraceReader.Open(new MemoryStream(b.Build()), "switches.etl");
+        reader.Read(sink);
+        var cs = Assert.Single(sink.Switches);
+        Assert.Empty(cs.FramesLeafFirst);
+        Assert.Equal("sqlservr", cs.NewProcess!.Name);
+    }
+
+    [Fact]
     public void Events_of_every_processor_come_out_in_time_order()
     {
         var b = Machine();
@@ -256,4 +270,17 @@ public class ConstructedTraceTests
         .Thread(0, Ms(0.3), 1000, 1002, rundown: true)
         .Thread(0, Ms(0.3), 1000, 1003, rundown: true)
         .Image(0, Ms(0.4), 1000, 0x7FF6_0000_0000, 0x10_0000, @"\Device\HarddiskVolume2\MSSQL\Binn\sqlservr.exe", rundown: true);
+
+    private sealed class NoSwitchStacks : IEtlSink
+    {
+        public List<EtlContextSwitch> Switches { get; } = [];
+
+        public void Sample(EtlStackSample sample)
+        {
+        }
+
+        public void ContextSwitch(EtlContextSwitch contextSwitch) => Switches.Add(contextSwitch);
+
+        public bool WantsSwitchStack(EtlProcess process) => false;
+    }
 }

@@ -17,7 +17,7 @@ namespace SqlWaitProbe.Etl.Model;
 /// <param name="OldThreadWaitMode">0 kernel mode, 1 user mode.</param>
 /// <param name="OldThreadState">State of the thread switched out: 1 Ready (preempted), 5 Waiting, 4 Terminated, ….</param>
 /// <param name="NewThreadWaitTime">How long the thread switched in had waited, in the kernel's clock ticks.</param>
-/// <param name="FramesLeafFirst">The switched-in thread's stack; empty when none was walked.</param>
+/// <param name="FramesLeafFirst">The switched-in thread's stack; empty when none was walked or the sink did not want it.</param>
 public sealed record EtlContextSwitch(long Timestamp, double RelativeMSec, int Processor, int NewThreadId, EtlProcess? NewProcess,
     int OldThreadId, EtlProcess? OldProcess, sbyte NewThreadPriority, sbyte OldThreadPriority, sbyte OldThreadWaitReason,
     sbyte OldThreadWaitMode, sbyte OldThreadState, uint NewThreadWaitTime, IReadOnlyList<EtlFrame> FramesLeafFirst)

@@ -21,6 +21,12 @@ public sealed record EtlLimits
     /// </summary>
     public int MapEntries { get; init; } = 4_000_000;
 
+    /// <summary>
+    /// Whether a stack key no event defines, in a trace that says it lost nothing, is damage (exit 2). True for a trace
+    /// from elsewhere; a trace the probe just recorded keeps such a stack partial instead.
+    /// </summary>
+    public bool UndefinedStackKeysAreDamage { get; init; } = true;
+
     /// <summary>The defaults.</summary>
     public static EtlLimits Default { get; } = new();
 }

@@ -26,5 +26,8 @@ public sealed class EtlEtwSink(EtwStackMappingBuilder stacks, EtlThreadSwitchSou
     public void ContextSwitch(EtlContextSwitch contextSwitch) => switches?.Add(contextSwitch);
 
     /// <inheritdoc />
+    public bool WantsSwitchStack(EtlProcess process) => switches?.Wants(process) ?? false;
+
+    /// <inheritdoc />
     public void ReadyThread(EtlReadyThread readyThread) => switches?.Add(readyThread);
 }

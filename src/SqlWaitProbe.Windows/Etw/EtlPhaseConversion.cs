@@ -99,7 +99,8 @@ public static class EtlPhaseConversion
         DateTime phaseStart, EtwSymbolMode mode, EtlFrameNaming naming)
     {
         using var file = EtlFile.Open(etlPath, BundleLimits.Current);
-        var reader = EtlTraceReader.Open(file.Stream, file.Name);
+        // The probe recorded this trace itself: a stack whose cached frames never came stays partial rather than failing the phase.
+        var reader = EtlTraceReader.Open(file.Stream, file.Name, new EtlLimits { UndefinedStackKeysAreDamage = false });
         var builder = new EtwStackMappingBuilder(reader.Info.StartUtc, phaseStart, mode, workload: settings.Workload);
         var switches = settings.OffCpu && settings.ServerPid is { } pid ? new EtlThreadSwitchSource(pid, reader.Info.StartUtc, naming) : null;
         reader.Read(new EtlEtwSink(builder, switches, naming));

@@ -19,6 +19,13 @@ public sealed class EtlThreadSwitchSource(int pid, DateTime startUtc, EtlFrameNa
     /// <inheritdoc />
     public DateTime StartUtc => startUtc;
 
+    /// <summary>True for the server's threads: only their switched-in stacks are read.</summary>
+    public bool Wants(EtlProcess process)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        return process.Id == pid;
+    }
+
     /// <summary>Keeps the server's side of a context switch.</summary>
     public void Add(EtlContextSwitch contextSwitch)
     {
