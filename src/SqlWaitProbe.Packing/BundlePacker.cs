@@ -56,11 +56,32 @@ public static class BundlePacker
                 var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);
                 File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(staging) }, ProbeJson.Options));
                 notes.Add($"redacted {redactor.Map.Count} name(s) and query text(s) with placeholders, and local folder paths");
+                var replaced = redactor.Replaced.OrderBy(r => r.Key, StringComparer.Ordinal).Select(r => $"{r.Value} × {r.Key}").ToList();
+                if (replaced.Count > 0)
+                {
+                    notes.Add("replaced (counts, not the values): " + string.Join(", ", replaced));
+                }
+
                 notes.AddRange(redactor.Kept.Select(k => "not redacted: " + k));
                 if (removed.Count > 0)
                 {
-                    File.WriteAllText(Path.Combine(staging, "REDACTED.txt"), "Files left out because they could not be redacted or analysis does not need them:\n" + string.Join('\n', removed) + "\n");
                     notes.Add($"left out {removed.Count} file(s) that cannot be redacted or are not needed for analysis: {string.Join(", ", removed.Take(3))}{(removed.Count > 3 ? ", …" : "")}");
+                }
+
+                if (removed.Count > 0 || replaced.Count > 0)
+                {
+                    var listing = new System.Text.StringBuilder();
+                    if (replaced.Count > 0)
+                    {
+                        listing.Append("Credentials and addresses replaced, by kind (the values are not listed):\n").AppendJoin('\n', replaced).Append('\n');
+                    }
+
+                    if (removed.Count > 0)
+                    {
+                        listing.Append("Files left out because they could not be redacted or analysis does not need them:\n").AppendJoin('\n', removed).Append('\n');
+                    }
+
+                    File.WriteAllText(Path.Combine(staging, "REDACTED.txt"), listing.ToString());
                 }
             }
 

@@ -26,6 +26,9 @@ public sealed partial class BundleRedactor
     private readonly List<(string Original, string Placeholder)> _map = [];
     private readonly List<string> _kept = [];
     private readonly HashSet<string> _ownWords;
+    private readonly List<string> _secrets = [];
+    private readonly Dictionary<string, int> _replaced = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, string> _addresses = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
     /// Builds the replacement map from the manifest, the workload SQL (null in attach mode) and local folders
@@ -47,6 +50,8 @@ public sealed partial class BundleRedactor
         Add(manifest.Host, "host", counters);
         foreach (var (key, value) in manifest.Options)
         {
+            // A bundle from an older probe may hold a password in its options: that value goes wherever it recurs.
+            AddSecrets(CredentialRules.SecretsIn(value));
             var k = key.Trim().ToLowerInvariant().TrimStart('-');
             Classify(k, value, counters);
             if (value.Contains('=') && value.Contains(';'))
@@ -90,10 +95,13 @@ public sealed partial class BundleRedactor
     /// <summary>Values that were given but kept, and why (the user reads these before sending the zip).</summary>
     public IReadOnlyList<string> Kept => _kept;
 
+    /// <summary>How many credentials and addresses of each kind (<see cref="CredentialRules"/>) were replaced so far; never the values.</summary>
+    public IReadOnlyDictionary<string, int> Replaced => _replaced;
+
     /// <summary>Redacts one text.</summary>
     public string Redact(string text)
     {
-        text = CredentialRules.Redact(text);
+        text = CredentialRules.Redact(text, _secrets, _replaced);
         // User names inside home folders, wherever a path shows them (logs, perf map files, temp folders).
         text = HomeFolder().Replace(text, m => m.Groups[1].Value + "user");
         foreach (var (original, placeholder) in _map)
@@ -112,6 +120,8 @@ public sealed partial class BundleRedactor
             text = Regex.Replace(text, pattern, placeholder.Replace("$", "$$"), RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
         }
 
+        text = CredentialRules.RedactAddresses(text, AddressPlaceholder, _replaced);
+
         // Any other absolute folder (temp folders of other users, the probe's own install) keeps only its file name.
         return LocalDirectory().Replace(text, "/redacted/");
     }
@@ -119,6 +129,16 @@ public sealed partial class BundleRedactor
     /// <summary>Redacts every text file under <paramref name="folder"/> in place (gzip text too); returns the files it could not read as text (left out).</summary>
     public IReadOnlyList<string> RedactFolder(string folder)
     {
+        // First the passwords any text spells out (Password=… in capture.log, a URI in a comment), so the same value is
+        // found where it stands alone too (an error message in executions.csv).
+        foreach (var file in Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories))
+        {
+            if (!file.EndsWith(".gz", StringComparison.OrdinalIgnoreCase) && IsText(file))
+            {
+                AddSecrets(CredentialRules.SecretsIn(File.ReadAllText(file)));
+            }
+        }
+
         var removed = new List<string>();
         var charts = new List<string>();
         var changed = new HashSet<string>(StringComparer.Ordinal);
@@ -221,6 +241,39 @@ public sealed partial class BundleRedactor
         }
 
         File.Move(temp, file, overwrite: true);
+    }
+
+    private void AddSecrets(IEnumerable<string> secrets)
+    {
+        foreach (var secret in secrets)
+        {
+            if (_ownWords.Contains(secret))
+            {
+                // Replacing "postgres" everywhere would unmake the bundle; key=value pairs still mask it.
+                const string note = "a password that is also the engine's own word (masked where it follows password=, not everywhere)";
+                if (!_kept.Contains(note))
+                {
+                    _kept.Add(note);
+                }
+            }
+            else if (!_secrets.Contains(secret))
+            {
+                _secrets.Add(secret);
+            }
+        }
+    }
+
+    // One placeholder per distinct address, numbered by kind in the order they are met: email-1, ip-1.
+    private string AddressPlaceholder(string kind, string address)
+    {
+        if (!_addresses.TryGetValue(address, out var placeholder))
+        {
+            var prefix = kind == CredentialRules.EmailAddress ? "email-" : "ip-";
+            placeholder = prefix + (_addresses.Values.Count(v => v.StartsWith(prefix, StringComparison.Ordinal)) + 1).ToString(System.Globalization.CultureInfo.InvariantCulture);
+            _addresses[address] = placeholder;
+        }
+
+        return placeholder;
     }
 
     private void Classify(string key, string value, Dictionary<string, int> counters)

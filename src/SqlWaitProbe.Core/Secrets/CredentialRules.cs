@@ -22,8 +22,8 @@ public static partial class CredentialRules
     /// <summary>Kind counted for an AWS access key id.</summary>
     public const string AwsKey = "AWS access key id";
 
-    /// <summary>Kind counted for a known secret (a password given to the probe) found anywhere.</summary>
-    public const string KnownSecret = "password given to the probe";
+    /// <summary>Kind counted for a known password (given to the probe, or spelt out elsewhere in the same text) where it stands alone.</summary>
+    public const string KnownSecret = "known password standing alone";
 
     /// <summary>Kind counted for an e-mail address.</summary>
     public const string EmailAddress = "e-mail address";
@@ -45,19 +45,6 @@ public static partial class CredentialRules
     public static string Redact(string text, IEnumerable<string>? knownSecrets = null, IDictionary<string, int>? counts = null)
     {
         ArgumentNullException.ThrowIfNull(text);
-        if (knownSecrets is not null)
-        {
-            foreach (var secret in knownSecrets.Where(s => s.Length >= ShortestKnownSecret).Distinct(StringComparer.Ordinal).OrderByDescending(s => s.Length))
-            {
-                var found = CountOf(text, secret);
-                if (found > 0)
-                {
-                    text = text.Replace(secret, Mask, StringComparison.Ordinal);
-                    Count(counts, KnownSecret, found);
-                }
-            }
-        }
-
         text = SecretPair().Replace(text, m =>
         {
             if (m.Groups["value"].Value is Mask or "'***'" or "\"***\"" || m.Groups["value"].Length == 0)
@@ -78,11 +65,24 @@ public static partial class CredentialRules
             Count(counts, UriPassword, 1);
             return m.Groups["head"].Value + Mask + "@";
         });
-        return AwsAccessKey().Replace(text, _ =>
+        text = AwsAccessKey().Replace(text, _ =>
         {
             Count(counts, AwsKey, 1);
             return Mask;
         });
+
+        // Last, so a pair or URI counts as what it is and only the value standing alone counts as a known secret.
+        foreach (var secret in (knownSecrets ?? []).Where(s => s.Length >= ShortestKnownSecret && s != Mask).Distinct(StringComparer.Ordinal).OrderByDescending(s => s.Length))
+        {
+            var found = CountOf(text, secret);
+            if (found > 0)
+            {
+                text = text.Replace(secret, Mask, StringComparison.Ordinal);
+                Count(counts, KnownSecret, found);
+            }
+        }
+
+        return text;
     }
 
     /// <summary>
