@@ -157,5 +157,27 @@ public sealed class StacksEtlTests
         Assert.Equal(direct.Out, await stdout);
     }
 
+    [Fact]
+    public async Task Process_selects_one_process_of_perf_and_folded_input_too()
+    {
+        var perf = TestData.Path("perf-script/local__pg15-digest-1session.perf.txt.gz");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("stacks", "fold", perf, "--process", "postgres");
+        Assert.True(exit == 0, stderr);
+        Assert.All(StacksCli.ParseFolded(stdout).Keys, k => Assert.StartsWith("postgres;", k, StringComparison.Ordinal));
+
+        var folded = Path.Combine(TestData.TempFolder(), "two.folded");
+        File.WriteAllText(folded, "app;main;work 5\nother;main;idle 3\n");
+        var speedscope = Path.Combine(TestData.TempFolder(), "app.json");
+        var (convert, _, convertErr) = await InProcessProbe.RunAsync("stacks", "speedscope", folded, "-o", speedscope, "--process", "app");
+        Assert.True(convert == 0, convertErr);
+        var text = File.ReadAllText(speedscope);
+        Assert.Contains("work", text);
+        Assert.DoesNotContain("idle", text);
+
+        var (missing, _, missingErr) = await InProcessProbe.RunAsync("stacks", "fold", folded, "--process", "nope");
+        Assert.Equal(2, missing);
+        Assert.Contains("no process named 'nope'; the input has: app, other", missingErr);
+    }
+
     private static string SharedEtl(string file) => Path.GetFullPath(Path.Combine(TestData.RepoRoot, "..", "shared", "data", "etl", file));
 }
