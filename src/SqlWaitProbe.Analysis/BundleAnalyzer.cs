@@ -108,7 +108,9 @@ public static class BundleAnalyzer
         var notMeasured = ObserverEffectNotMeasured(bundle);
         if (manifest.IsAttach)
         {
-            notes.Add("attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");
+            notes.Add(phases.Any(p => p.SessionStates is not null)
+                ? "attach mode: no workload ran, so there is no throughput or latency; session time is the time the watched sessions spent in statements or transactions, idle time is beside the ledger"
+                : "attach mode: no workload ran, so there is no throughput or latency; session time is the watched sessions' connected time");
         }
 
         if (manifest.Status != BundleStatus.Complete)

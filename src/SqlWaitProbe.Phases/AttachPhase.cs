@@ -34,7 +34,7 @@ public static class AttachPhase
             var total = duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
             progress.Report($"attached: 0 s of {total} s, {watching}");
             using var ticker = new Timer(
-                _ => progress.Report($"attached: {Math.Min(clock.Elapsed.TotalSeconds, duration.TotalSeconds):0} s of {total} s, {watching}"),
+                _ => progress.Report($"attached: {Math.Min(clock.Elapsed.TotalSeconds, duration.TotalSeconds):0} s of {total} s, {Watching(phase, watching)}"),
                 null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
             await Task.Delay(duration, cancellationToken);
         }
@@ -58,7 +58,14 @@ public static class AttachPhase
 
         PhaseFiles.WriteSeries(phase, [], 0, phase.StartUtc);
         manifest.AddPhase(new BundlePhase { Name = phase.Name, Threads = 0, StartUtc = phase.StartUtc, EndUtc = phase.EndUtc }, outcomes);
-        Log.Information("attach window {State}: {Seconds:0.0} s, {Sessions}", interrupted ? "interrupted" : "done", (phase.EndUtc - phase.StartUtc).TotalSeconds, watching);
+        Log.Information("attach window {State}: {Seconds:0.0} s, {Sessions}", interrupted ? "interrupted" : "done", (phase.EndUtc - phase.StartUtc).TotalSeconds, Watching(phase, watching));
         cancellationToken.ThrowIfCancellationRequested();
+    }
+
+    /// <summary>The sessions followed as they come and go (live now, seen in all), or the engine's own words when it follows none.</summary>
+    private static string Watching(PhaseContext phase, string watching)
+    {
+        var all = phase.Live.All.Count;
+        return all == 0 ? watching : $"{phase.Live.Alive.Count} session(s) connected now, {all} seen";
     }
 }

@@ -37,12 +37,16 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
     {
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(cancellationToken);
+        // shared_preload_libraries is readable only by superusers and pg_read_all_settings (which pg_monitor grants);
+        // pg_settings leaves it out for other roles instead of failing, so a monitoring role without it still gets
+        // this far and is told what it lacks by the attach survey.
+        const string preload = "coalesce((SELECT setting FROM pg_settings WHERE name = 'shared_preload_libraries'), '')";
         await using var cmd = new NpgsqlCommand(
             "SELECT current_setting('server_version'), "
-            + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') AND current_setting('shared_preload_libraries') LIKE '%pg_wait_sampling%', "
+            + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') AND " + preload + " LIKE '%pg_wait_sampling%', "
             + "pg_backend_pid(), current_setting('server_version_num')::int, "
-            + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements') AND current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%', "
-            + "coalesce(current_setting('compute_query_id', true), 'off'), current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'", connection);
+            + "EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements') AND " + preload + " LIKE '%pg_stat_statements%', "
+            + "coalesce(current_setting('compute_query_id', true), 'off'), " + preload + " LIKE '%pg_stat_statements%'", connection);
         await using var reader = await cmd.ExecuteReaderAsync(cancellationToken);
         await reader.ReadAsync(cancellationToken);
         var pid = reader.GetInt32(2);

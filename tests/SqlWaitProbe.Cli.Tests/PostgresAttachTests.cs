@@ -74,23 +74,24 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
         Assert.Equal(before, await _load.SchemaAsync());
     }
 
-    [Fact]
-    public async Task With_no_matching_session_the_server_wide_evidence_is_still_captured()
+    [Theory]
+    [InlineData("--application", "nobody-runs-this")]
+    [InlineData("--session-ids", "999999")]
+    [InlineData("--login", "nosuchrole")]
+    public async Task A_filter_matching_no_session_is_exit_2_before_collecting_naming_the_filter_and_the_sessions_there_are(string option, string value)
     {
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-            "capture", "--engine", "postgres", "--server", _load.ConnectionString, "--attach", "--duration", "2s", "--application", "nobody-runs-this", "--no-analyze", "-o", dir);
-        Assert.True(exit == 0, stderr);
-        Assert.Contains("no session matched application nobody-runs-this", stderr);
+            "capture", "--engine", "postgres", "--server", _load.ConnectionString, "--attach", "--duration", "30s", option, value, "-o", dir);
+        Assert.True(exit == 2, stderr);
+        Assert.Contains($"{option} {value} matches no client backend", stderr);
+        Assert.All(_load.LoadPids, pid => Assert.Contains($"pid {pid} (role postgres, database {AttachLoadFixture.Database}, application {_load.Application})", stderr));
+        Assert.DoesNotContain("   at ", stderr);
+        Assert.DoesNotContain("attached:", stderr);
 
-        using var bundle = CaptureBundle.Open(dir);
-        Assert.Equal(BundleStatus.Complete, bundle.Manifest.Status);
-        var byName = bundle.Manifest.Collectors.ToDictionary(c => c.Name);
-        Assert.Equal(CollectorStatus.Skipped, byName["backend-cpu"].Status);
-        Assert.Equal(CollectorStatus.Skipped, byName["offcpu"].Status);
-        Assert.All(new[] { "perf", "os", "pg-stat-database", "pg-waits" }, n => Assert.Equal(CollectorStatus.Ok, byName[n].Status));
-        Assert.False(bundle.Has(BundlePaths.Sessions("attach")));
-        Assert.True(bundle.Has(BundlePaths.PerfScript("attach")));
+        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, "manifest.json"));
+        Assert.Equal(BundleStatus.Failed, manifest.Status);
+        Assert.Empty(manifest.Phases);
     }
 
     [Fact]

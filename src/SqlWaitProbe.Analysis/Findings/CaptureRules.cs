@@ -9,11 +9,16 @@ public static class CaptureRules
     public static IReadOnlyList<IFindingRule<AnalysisResult>> All { get; } =
     [
         new CaptureIncompleteRule(),
+        new HiddenSessionsRule(),
+        new ActivityNotTrackedRule(),
+        new IdleTransactionBlocksRule(),
         new CpuTopModuleRule(),
         new StacksIncompleteRule(),
         new CpuSaturationRule(),
         new WaitsExplainLittleRule(),
         new DominantWaitRule(),
+        new ClientWaitsRule(),
+        new NotServerWaitsRule(),
         new HighRunQueueRule(),
         new OtherProcessesCpuRule(),
         new OffCpuBlockedRule(),

@@ -31,6 +31,7 @@ public static class BundleReader
         var name = phase.Name;
         var serverProcess = bundle.Manifest.ServerProcess;
         var window = bundle.Manifest.IsAttachWindow(phase);
+        var attachActivity = window ? ReadAttachActivity(bundle, BundlePaths.Activity(name)) : null;
         return new PhaseData
         {
             Phase = phase,
@@ -43,6 +44,9 @@ public static class BundleReader
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
             SessionTimeline = ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(name)),
             WaitSamples = ReadWaitSamples(bundle, BundlePaths.WaitSamples(name)),
+            SessionStates = ReadSessionStates(bundle, BundlePaths.SessionStates(name)),
+            Blocked = attachActivity?.Blocked,
+            Polls = attachActivity?.Polls,
             OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),
@@ -119,9 +123,16 @@ public static class BundleReader
         int rows = 0;
         double cpu = 0, runQueue = 0;
         var anyRunQueue = false;
+        var pids = new Dictionary<int, int>();
         while (csv.Read())
         {
             rows++;
+            if (csv.OptionalNumber(BundleColumns.Sessions.BackendPid) is { } pid && pid is > 0 and <= int.MaxValue
+                && int.TryParse(csv.Text(BundleColumns.Sessions.Session), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
+            {
+                pids[number] = (int)pid;
+            }
+
             cpu += csv.OptionalNumber(BundleColumns.Sessions.CpuMs) ?? 0;
             if (csv.OptionalNumber(BundleColumns.Sessions.RunQueueMs) is { } rq)
             {
@@ -130,7 +141,7 @@ public static class BundleReader
             }
         }
 
-        return new SessionTotals(rows, cpu, anyRunQueue ? runQueue : null);
+        return new SessionTotals(rows, cpu, anyRunQueue ? runQueue : null) { BackendPids = pids };
     }
 
     private static SessionTimeline? ReadSessionTimeline(CaptureBundle bundle, string relative)
@@ -171,6 +182,84 @@ public static class BundleReader
         while (csv.Read())
         {
             rows.Add(new WaitSample(csv.Number(BundleColumns.WaitSamples.Ms), csv.OptionalNumber(BundleColumns.WaitSamples.Session) is { } s ? (int)s : null, string.Intern(csv.Text(BundleColumns.WaitSamples.WaitType)), csv.Number(BundleColumns.WaitSamples.WaitMs)));
+        }
+
+        return rows;
+    }
+
+    private static (List<SessionPoll> Polls, List<BlockedSample> Blocked)? ReadAttachActivity(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Activity.Ms, BundleColumns.Activity.Session, BundleColumns.Activity.Pid, BundleColumns.Activity.State, BundleColumns.Activity.BlockedBy, BundleColumns.Activity.SampleMs);
+        if (csv is null)
+        {
+            return null;
+        }
+
+        // The rows of one poll share its ms and follow each other: a blocker's row is found among its waiter's poll.
+        var found = new List<BlockedSample>();
+        var polls = new List<SessionPoll>();
+        var poll = new List<(int? Session, string Pid, string State, string BlockedBy, double SampleMs)>();
+        double pollMs = double.NaN;
+        void Flush()
+        {
+            foreach (var (session, _, _, blockedBy, sampleMs) in poll)
+            {
+                if (session is not { } waiter || blockedBy.Length == 0)
+                {
+                    continue;
+                }
+
+                foreach (var pid in blockedBy.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                {
+                    var blocker = poll.FirstOrDefault(r => r.Pid == pid);
+                    found.Add(new BlockedSample(pollMs, waiter, pid, blocker.Pid is null ? null : blocker.Session, blocker.Pid is null ? null : blocker.State, sampleMs));
+                }
+            }
+
+            poll.Clear();
+        }
+
+        while (csv.Read())
+        {
+            var ms = csv.Number(BundleColumns.Activity.Ms);
+            if (ms != pollMs)
+            {
+                Flush();
+                pollMs = ms;
+            }
+
+            var session = csv.OptionalNumber(BundleColumns.Activity.Session) is { } s ? (int?)s : null;
+            var sampleMs = csv.Count(BundleColumns.Activity.SampleMs);
+            poll.Add((session, string.Intern(csv.Text(BundleColumns.Activity.Pid)), string.Intern(csv.Text(BundleColumns.Activity.State)), csv.Text(BundleColumns.Activity.BlockedBy), sampleMs));
+            if (session is { } watched)
+            {
+                polls.Add(new SessionPoll(watched, ms, csv.Text(BundleColumns.Activity.WaitType) is { Length: > 0 } w ? string.Intern(w) : null, sampleMs));
+            }
+        }
+
+        Flush();
+        return (polls, found);
+    }
+
+    private static List<SessionStateStretch>? ReadSessionStates(CaptureBundle bundle, string relative)
+    {
+        using var csv = CsvFile.Open(bundle, relative, BundleColumns.SessionStates.Session, BundleColumns.SessionStates.State, BundleColumns.SessionStates.StartMs, BundleColumns.SessionStates.EndMs);
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var rows = new List<SessionStateStretch>();
+        while (csv.Read())
+        {
+            var start = csv.Number(BundleColumns.SessionStates.StartMs);
+            var end = csv.Number(BundleColumns.SessionStates.EndMs);
+            if (end < start)
+            {
+                throw new BadInputException($"end_ms {end} is before start_ms {start}", relative, csv.LineNumber);
+            }
+
+            rows.Add(new SessionStateStretch((int)csv.Number(BundleColumns.SessionStates.Session), string.Intern(csv.Text(BundleColumns.SessionStates.State)), start, end));
         }
 
         return rows;

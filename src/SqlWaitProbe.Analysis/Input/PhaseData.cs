@@ -27,6 +27,18 @@ public sealed record PhaseData
     /// <summary>wait_samples.csv: every wait sample with its time and session.</summary>
     public IReadOnlyList<WaitSample>? WaitSamples { get; init; }
 
+    /// <summary>session_states.csv (attach mode): each session's stretches in one state, by session then time.</summary>
+    public IReadOnlyList<SessionStateStretch>? SessionStates { get; init; }
+
+    /// <summary>
+    /// The lock waits of watched sessions behind other sessions, from activity.csv's <c>blocked_by</c>, each with the
+    /// blocker's state at the same poll (attach mode).
+    /// </summary>
+    public IReadOnlyList<BlockedSample>? Blocked { get; init; }
+
+    /// <summary>activity.csv's rows of watched sessions (attach mode), in file order: every poll that showed one not idle.</summary>
+    public IReadOnlyList<SessionPoll>? Polls { get; init; }
+
     /// <summary>offcpu/intervals.csv and offcpu/stacks.csv.</summary>
     public OffCpuData? OffCpu { get; init; }
 

@@ -11,6 +11,10 @@ public sealed class SessionTimeline
     /// <summary>Sessions with readings.</summary>
     public IEnumerable<int> Sessions => _bySession.Keys;
 
+    /// <summary>The readings of <paramref name="session"/> in time order (empty when it has none).</summary>
+    public IReadOnlyList<(double Ms, double CpuMs, double RunQueueMs)> Readings(int session) =>
+        _bySession.TryGetValue(session, out var list) ? list : [];
+
     /// <summary>Adds a reading; readings of a session must come in time order.</summary>
     public void Add(int session, double ms, double cpuMs, double runQueueMs)
     {

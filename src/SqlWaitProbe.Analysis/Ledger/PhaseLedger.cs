@@ -87,6 +87,12 @@ public sealed record PhaseLedger
     /// <summary>CPU ms per execution.</summary>
     public double CpuMsPerExecution => Executions > 0 ? CpuSeconds * 1000 / Executions : 0;
 
+    /// <summary>Attach mode with session_states.csv: the parts over each session's busy stretches, idle time beside them; null otherwise.</summary>
+    public AttachParts? Attach { get; init; }
+
+    /// <summary>Σ waits on server resources (not idle, intended or the client's) in seconds.</summary>
+    public double ResourceWaitSeconds => Waits.Where(w => w.IsResource).Sum(w => w.Seconds);
+
     /// <summary>Attach mode: the sessions watched (sessions.csv rows); null for a workload phase.</summary>
     public int? WatchedSessions { get; init; }
 
@@ -96,11 +102,15 @@ public sealed record PhaseLedger
     /// <summary>The phase heading of the reports, e.g. <c>8 session(s), 1200 executions, 300/s, 26.7 ms per execution</c>.</summary>
     public string Headline => IsAttach
         ? $"attached to {WatchedSessions} session(s) for {Core.Text.Figures.F(WallSeconds)} s, no workload run by the probe"
+            + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)" : "")
         : $"{Threads} session(s), {Executions} executions, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
     /// <summary>Heading of the per-module CPU column: per execution, or in total for the attach window.</summary>
     public string CpuColumn => IsAttach ? "CPU ms" : "CPU ms/exec";
 
     /// <summary>The CPU figure of a module or tag with <paramref name="share"/> of the samples, per <see cref="CpuColumn"/>.</summary>
-    public double CpuFor(double share, double msPerExecution) => IsAttach ? share * CpuSeconds * 1000 : msPerExecution;
+    public double CpuFor(double share, double msPerExecution) => IsAttach ? share * AllCpuSeconds * 1000 : msPerExecution;
+
+    /// <summary>The sessions' CPU the stacks stand for: in attach mode, outside statements too (the stacks were sampled throughout).</summary>
+    public double AllCpuSeconds => Attach is { } a ? (a.CpuMs + a.CpuOutsideMs) / 1000 : CpuSeconds;
 }

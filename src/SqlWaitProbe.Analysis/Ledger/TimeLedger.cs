@@ -2,6 +2,7 @@ using System.Globalization;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Analysis.Tags;
+using SqlWaitProbe.Core.Waits;
 
 namespace SqlWaitProbe.Analysis.Ledger;
 
@@ -33,17 +34,23 @@ public static class TimeLedger
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
         var attachWindow = phase.IsAttachWindow;
-        var session = attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
+        var attach = attachWindow ? AttachMeasure.Compute(phase) : null;
+        var session = attach is not null ? attach.BusyMs / 1000
+            : attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var span = attachWindow ? null : SpanMeasure.Compute(phase);
-        var (waits, waitsCaptured) = SelectWaits(phase, phase.AttachMode, span);
+        var engine = serverProcess == "postgres" ? "postgres" : serverProcess == "sqlservr" ? "sqlserver" : "";
+        var (waits, waitsCaptured) = attach is not null
+            ? (AttachWaits(attach, engine), phase.WaitSamples is not null && !(attach.BusyMs <= 0 && attach.DisabledMs > 0))
+            : SelectWaits(phase, phase.AttachMode, span);
+        waits = [.. waits.Select(w => w with { Class = WaitClasses.Of(engine, w.Type) })];
         var waitSeconds = waits.Sum(w => w.Seconds);
-        var cpuCaptured = span is not null || phase.Sessions is not null;
-        var cpu = span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
+        var cpuCaptured = attach is not null ? attach.CpuMeasured : span is not null || phase.Sessions is not null;
+        var cpu = attach is not null ? attach.CpuMs / 1000 : span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
         var unaccounted = session - waitSeconds - cpu;
 
         var causes = new List<UnaccountedCause>();
         var explained = 0.0;
-        var runQueueMs = span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
+        var runQueueMs = attach is not null ? (attach.CpuMeasured ? attach.RunQueueMs : null) : span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
         var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
         if (runQueueMs is null && offCpu is { PreemptedMs: > 0 })
         {
@@ -54,7 +61,9 @@ public static class TimeLedger
         }
         else if (runQueueMs is > 0)
         {
-            causes.Add(new UnaccountedCause(RunQueue, runQueueMs.Value / 1000, span is not null
+            causes.Add(new UnaccountedCause(RunQueue, runQueueMs.Value / 1000, attach is not null
+                ? "session_timeline.csv run_queue_ms while each session was in a statement or transaction (/proc/<pid>/schedstat, session_states.csv)"
+                : span is not null
                 ? "session_timeline.csv run_queue_ms inside each session's executions (/proc/<pid>/schedstat)"
                 : "sessions.csv run_queue_ms (/proc/<pid>/schedstat)"));
             explained += runQueueMs.Value / 1000;
@@ -92,7 +101,8 @@ public static class TimeLedger
 
         var remainder = unaccounted - explained;
         causes.Add(new UnaccountedCause(remainder < 0 ? "over-accounted (CPU or waits outside executions, or overlapping sources)" : OffCpuRemainder,
-            remainder, attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
+            remainder, attach is not null ? "session time − waits − CPU − the causes above, over each session's stretches in a statement or transaction"
+                : attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
 
         var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, executions, tags);
         return new PhaseLedger
@@ -102,18 +112,20 @@ public static class TimeLedger
             Executions = executions,
             WallSeconds = phase.WallSeconds,
             SessionSeconds = session,
-            SessionSource = !attachWindow ? "executions.csv Σ(end_ms − start_ms)"
+            SessionSource = attach is not null ? "attach: session_states.csv Σ time each session ran a statement or held a transaction open, inside the window (idle time beside the ledger)"
+                : !attachWindow ? "executions.csv Σ(end_ms − start_ms)"
                 : phase.Sessions is { Sessions: > 0 } ? "attach: sessions.csv rows × the phase window (connected time, idle included)"
                 : "attach: no session was watched (no sessions.csv)",
             Waits = waits,
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
             CpuCaptured = cpuCaptured,
-            CpuSource = span is not null ? "session_timeline.csv on-CPU ms inside each session's executions (/proc/<pid>/schedstat)"
+            CpuSource = attach is not null ? (attach.CpuMeasured ? "session_timeline.csv on-CPU ms while each session was in a statement or transaction (/proc/<pid>/schedstat, session_states.csv)" : "not captured (no session_timeline.csv: the server is not on this machine)")
+                : span is not null ? "session_timeline.csv on-CPU ms inside each session's executions (/proc/<pid>/schedstat)"
                 : cpuCaptured ? "sessions.csv Σ cpu_ms (over the collectors' window)" : "not captured (no sessions.csv)",
             UnaccountedSeconds = unaccounted,
             UnaccountedCauses = causes,
-            Evidence = CollectEvidence(phase, waits, span, cpu, session, logicalCpus),
+            Evidence = [.. CollectEvidence(phase, waits, span, cpu, session, logicalCpus), .. AttachEvidence(attach, waits)],
             Span = span,
             OffCpu = offCpu,
             CpuShareBound = span?.CpuShareBound(logicalCpus),
@@ -124,8 +136,46 @@ public static class TimeLedger
             Machine = MachineCpu.Compute(phase, serverProcess, logicalCpus),
             HotFunctions = phase.Stacks is { } stacks ? HotFunctions.Compute(stacks, serverProcess.Length > 0 ? serverProcess : null) : [],
             IsAttach = attachWindow,
-            WatchedSessions = attachWindow ? phase.Sessions?.Sessions ?? 0 : null,
+            Attach = attach,
+            WatchedSessions = attachWindow ? attach?.Sessions ?? phase.Sessions?.Sessions ?? 0 : null,
         };
+    }
+
+    /// <summary>What the attach ledger leaves beside it: idle time, CPU outside statements, sessions that came and went.</summary>
+    private static IEnumerable<string> AttachEvidence(AttachParts? a, IReadOnlyList<LedgerWait> waits)
+    {
+        if (a is null)
+        {
+            yield break;
+        }
+
+        yield return $"beside the ledger: {Fmt(a.IdleMs / 1000)} s idle between statements (state idle: the client's time, not the server's)"
+            + (a.UnknownMs > 0 ? $", {Fmt(a.UnknownMs / 1000)} s in no known state{(a.DisabledMs > 0 ? " (state disabled: track_activities is off)" : " (connecting)")}" : "")
+            + (a.CpuMeasured ? $"; CPU outside statements {Fmt(a.CpuOutsideMs / 1000)} s (connecting, idle)" : "") + " [session_states.csv, session_timeline.csv]";
+        if (a.RunQueueInWaitsMs > 0)
+        {
+            yield return $"run queue while a wait was still shown (woken, queued for a CPU): {Fmt(a.RunQueueInWaitsMs / 1000)} s, inside the waits above, not counted twice [session_timeline.csv, wait_samples.csv]";
+        }
+
+        if (a.IdleInTransactionMs > 0)
+        {
+            yield return $"inside the ledger: {Fmt(a.IdleInTransactionMs / 1000)} s idle in transaction (a transaction held open between statements), counted as the client's wait [session_states.csv]";
+        }
+
+        yield return $"sessions: {a.Sessions} seen in the window, {a.SessionsStarted} connected after it opened, {a.SessionsEnded} disconnected before it closed; each counted only while connected [session_states.csv]";
+        var notResource = waits.Where(w => !w.IsResource).GroupBy(w => w.Class).Select(g => $"{WaitClasses.Name(g.Key)} {Fmt(g.Sum(w => w.Seconds))} s ({string.Join(", ", g.Select(w => w.Type).Take(3))})").ToArray();
+        if (notResource.Length > 0)
+        {
+            yield return $"waits that are not the server's resources: {string.Join("; ", notResource)}; no finding above info rests on idle or intended waits [wait classes, docs/analysis.md]";
+        }
+    }
+
+    private static IReadOnlyList<LedgerWait> AttachWaits(AttachParts attach, string engine)
+    {
+        const string source = "wait_samples.csv while each session was in a statement or transaction (session_states.csv)";
+        return attach.Waits.Where(kv => kv.Value > 0)
+            .Select(kv => new LedgerWait(kv.Key, kv.Value / 1000, 0, source) { Class = WaitClasses.Of(engine, kv.Key) })
+            .OrderByDescending(w => w.Seconds).ThenBy(w => w.Type, StringComparer.Ordinal).ToArray();
     }
 
     private static (IReadOnlyList<LedgerWait>, bool) SelectWaits(PhaseData phase, bool attachMode, SpanParts? span)

@@ -112,6 +112,24 @@ public static class BundleColumns
         public static readonly string[] All = [Statement, QueryId, Text];
     }
 
+    /// <summary><c>session_states.csv</c> (attach mode): each session's stretches in one state, as the server showed it.</summary>
+    public static class SessionStates
+    {
+        /// <summary>Session number (the order in which the sampler first saw it).</summary>
+        public const string Session = "session";
+        /// <summary>
+        /// The state: PostgreSQL's <c>pg_stat_activity.state</c> (<c>active</c>, <c>idle</c>, <c>idle in transaction</c>,
+        /// <c>idle in transaction (aborted)</c>, <c>fastpath function call</c>, <c>disabled</c>) or <c>starting</c> before it has one.
+        /// </summary>
+        public const string State = "state";
+        /// <summary>Start, ms since the window opened (negative before it).</summary>
+        public const string StartMs = "start_ms";
+        /// <summary>End, ms since the window opened.</summary>
+        public const string EndMs = "end_ms";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Session, State, StartMs, EndMs];
+    }
+
     /// <summary><c>waits.csv</c>: wait totals of the phase.</summary>
     public static class Waits
     {

@@ -42,6 +42,9 @@ public static class BundlePaths
     /// <summary>Wait totals: <c>scope,wait_type,category,wait_ms,signal_ms,waiting_tasks</c>.</summary>
     public static string Waits(string phase) => Phase(phase) + "/waits.csv";
 
+    /// <summary>Attach mode: each session's stretches in one state (active, idle, idle in transaction…).</summary>
+    public static string SessionStates(string phase) => Phase(phase) + "/session_states.csv";
+
     /// <summary>Per-second series, long form: <c>utc,series,value</c>.</summary>
     public static string Series(string phase) => Phase(phase) + "/series.csv";
 

@@ -15,6 +15,7 @@ public sealed class PhaseContext
         Threads = threads;
         BundleRoot = bundleRoot;
         Sessions = sessions;
+        Live = new LiveSessions(sessions);
     }
 
     /// <summary><c>baseline</c>, <c>load</c>, a sweep level, or <c>attach</c>.</summary>
@@ -28,6 +29,12 @@ public sealed class PhaseContext
 
     /// <summary>The workload's connections (empty in attach mode).</summary>
     public IReadOnlyList<WorkloadSessionInfo> Sessions { get; }
+
+    /// <summary>
+    /// The sessions as they come and go: <see cref="Sessions"/> at first; in attach mode the engine's sampler adds each
+    /// session it sees later and ends those that are gone, and the OS collectors follow them.
+    /// </summary>
+    public LiveSessions Live { get; }
 
     /// <summary>Set by the runner when the barrier releases the sessions.</summary>
     public DateTime StartUtc { get; set; }
@@ -55,9 +62,12 @@ public sealed class PhaseContext
         SessionCpu[session.Session] = cpu;
     }
 
-    /// <summary>The phase's own sessions, then the observed ones by number: the rows of <c>sessions.csv</c>.</summary>
-    public IReadOnlyList<WorkloadSessionInfo> AllSessions() =>
-        [.. Sessions, .. _observed.Values.Where(o => Sessions.All(s => s.Session != o.Session)).OrderBy(o => o.Session)];
+    /// <summary>The phase's own sessions, those followed as they came, then the observed ones by number: the rows of <c>sessions.csv</c>.</summary>
+    public IReadOnlyList<WorkloadSessionInfo> AllSessions()
+    {
+        var followed = Live.All;
+        return [.. followed, .. _observed.Values.Where(o => followed.All(s => s.Session != o.Session)).OrderBy(o => o.Session)];
+    }
 
     /// <summary>Absolute path of a bundle-relative file, creating its folder.</summary>
     public string PathFor(string relative)

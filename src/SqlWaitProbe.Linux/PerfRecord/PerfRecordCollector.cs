@@ -45,9 +45,15 @@ public sealed class PerfRecordCollector : ICollector
         _child = PerfChild.Prepare(_options.RunId, "perf-" + phase.Name, description);
         _dataPath = _child.DataPath;
         _stderrPath = _dataPath + ".log";
-        if (_options.WorkloadRootPid is not null || _options.WorkloadPids.Count > 0)
+        if (_options.WorkloadRootPid is not null)
         {
-            _processes = new Proc.ProcessTreeRecorder(_options.WorkloadRootPid, _options.WorkloadPids);
+            _processes = new Proc.ProcessTreeRecorder(_options.WorkloadRootPid, []);
+            _processes.Start();
+        }
+        else if (_options.WorkloadPids.Count > 0)
+        {
+            // The sessions' backends as they come and go (attach mode follows new connections).
+            _processes = new Proc.ProcessTreeRecorder(phase.Live);
             _processes.Start();
         }
 

@@ -1,23 +1,30 @@
+using System.Globalization;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.Linux.Proc;
 
 /// <summary>
-/// CPU and run-queue time of each workload session's server process over the phase, from
-/// <c>/proc/PID/stat</c> utime+stime and <c>/proc/PID/schedstat</c> deltas; filled into
-/// <see cref="PhaseContext.SessionCpu"/> for <c>sessions.csv</c>; <c>session_timeline.csv</c> (schedstat every 100 ms)
-/// so analysis can measure them over each session's own executions. Also <c>server.cpu.*</c> series of those processes.
+/// CPU and run-queue time of each session's server process while it lives in the phase, from <c>/proc/PID/stat</c>
+/// utime+stime and <c>/proc/PID/schedstat</c>; filled into <see cref="PhaseContext.SessionCpu"/> for
+/// <c>sessions.csv</c>; <c>session_timeline.csv</c> (schedstat every 100 ms) so analysis can measure them over each
+/// session's own executions or active stretches. Also <c>server.cpu.*</c> series of those processes. Sessions are
+/// followed through <see cref="PhaseContext.Live"/>: one that starts later is read from then on, one that ends is read a
+/// last time and counted no further, so a connection-per-transaction workload is measured as it runs.
 /// </summary>
 public sealed class BackendCpuCollector : ICollector
 {
-    private readonly Dictionary<int, (long Ticks, long? RunQueueNs)> _start = [];
-    private CancellationTokenSource? _stop;
     private const double MinTailSeconds = 0.25;
+    private readonly object _gate = new();
+    private readonly Dictionary<int, Tracked> _tracked = [];
+    private CancellationTokenSource? _stop;
     private Task? _loop;
     private PeriodicTimer? _timer;
-    private int[] _pids = [];
-    private (DateTime Utc, (long User, long System) Ticks) _last;
+    private IDisposable? _following;
+    private long _user;
+    private long _system;
+    private (DateTime Utc, long User, long System) _last;
     private SessionTimelineRecorder? _timeline;
 
     /// <inheritdoc />
@@ -26,29 +33,31 @@ public sealed class BackendCpuCollector : ICollector
     /// <inheritdoc />
     public Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        foreach (var s in phase.Sessions)
+        _following = phase.Live.Follow(Started, Ended);
+        lock (_gate)
         {
-            if (s.BackendPid is { } pid && ProcFiles.ReadProcess(pid) is { } now)
+            // An attach window follows sessions as they come: with a connection per transaction the backends seen when
+            // it opened may all be gone before this starts, and the next ones are read when they appear.
+            if (_tracked.Count == 0 && phase.Name != PhaseNames.Attach)
             {
-                _start[s.Session] = now;
+                _following.Dispose();
+                throw new InvalidOperationException("no workload backend is visible in /proc (is the server on another machine?)");
             }
-        }
-
-        if (_start.Count == 0)
-        {
-            throw new InvalidOperationException("no workload backend is visible in /proc (is the server on another machine?)");
         }
 
         // The first reading and the timer start here, not inside the loop task, so a busy thread pool
         // delays a point but never shifts or drops the series.
-        _timeline = new SessionTimelineRecorder(phase.Sessions);
+        _timeline = new SessionTimelineRecorder(phase.Live, phase.Name == PhaseNames.Attach ? SessionTimelineRecorder.AttachInterval : SessionTimelineRecorder.WorkloadInterval);
         if (!_timeline.Start())
         {
             _timeline = null;
         }
 
-        _pids = phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
-        _last = (DateTime.UtcNow, SumTicks(_pids));
+        lock (_gate)
+        {
+            _last = (DateTime.UtcNow, _user, _system);
+        }
+
         _timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         _stop = new CancellationTokenSource();
         var token = _stop.Token;
@@ -64,35 +73,62 @@ public sealed class BackendCpuCollector : ICollector
             await _stop.CancelAsync();
             await _loop.WaitAsync(cancellationToken);
             _timer?.Dispose();
+            _following?.Dispose();
             if (_timeline is not null)
             {
                 await _timeline.StopAsync(phase, cancellationToken);
             }
 
             // The last part-second of the phase is a point of its own, so a short phase still has a series.
+            ReadAlive();
             if ((DateTime.UtcNow - _last.Utc).TotalSeconds >= MinTailSeconds)
             {
-                AddPoint(phase, (DateTime.UtcNow, SumTicks(_pids)));
+                AddPoint(phase);
             }
         }
 
-        var missing = 0;
         var ticksToMs = 1000.0 / ProcFiles.TicksPerSecond;
-        foreach (var s in phase.Sessions)
+        var vanished = 0;
+        lock (_gate)
         {
-            if (s.BackendPid is not { } pid || !_start.TryGetValue(s.Session, out var begin) || ProcFiles.ReadProcess(pid) is not { } end)
+            foreach (var (session, t) in _tracked)
             {
-                missing++;
-                continue;
-            }
+                double? runQueueMs = t.Last.RunQueueNs is { } e && t.Start.RunQueueNs is { } b ? (e - b) / 1e6 : null;
+                phase.SessionCpu[session] = new SessionCpuTime((t.Last.Ticks - t.Start.Ticks) * ticksToMs, runQueueMs);
 
-            double? runQueueMs = end.RunQueueNs is { } e && begin.RunQueueNs is { } b ? (e - b) / 1e6 : null;
-            phase.SessionCpu[s.Session] = new SessionCpuTime((end.CpuTicks - begin.Ticks) * ticksToMs, runQueueMs);
+                // A session the engine says ended is followed to its end; one that vanished unannounced lost its tail.
+                vanished += t.Vanished && !phase.Live.HasEnded(session) ? 1 : 0;
+            }
         }
 
-        return missing == 0
+        return vanished == 0
             ? new CollectorOutcome(Name, CollectorStatus.Ok)
-            : new CollectorOutcome(Name, CollectorStatus.Partial, missing, $"{missing} backend(s) ended before the phase did");
+            : new CollectorOutcome(Name, CollectorStatus.Partial, vanished, $"{vanished} backend(s) ended before the phase did");
+    }
+
+    private void Started(WorkloadSessionInfo session)
+    {
+        if (session.BackendPid is not { } pid || Read(pid) is not { } now)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            _tracked.TryAdd(session.Session, new Tracked(pid, now));
+        }
+    }
+
+    private void Ended(WorkloadSessionInfo session)
+    {
+        lock (_gate)
+        {
+            if (_tracked.TryGetValue(session.Session, out var t) && t.Alive)
+            {
+                Update(t);
+                t.Alive = false;
+            }
+        }
     }
 
     private async Task SeriesLoopAsync(PhaseContext phase, CancellationToken token)
@@ -101,7 +137,8 @@ public sealed class BackendCpuCollector : ICollector
         {
             while (await _timer!.WaitForNextTickAsync(token))
             {
-                AddPoint(phase, (DateTime.UtcNow, SumTicks(_pids)));
+                ReadAlive();
+                AddPoint(phase);
             }
         }
         catch (OperationCanceledException)
@@ -109,35 +146,82 @@ public sealed class BackendCpuCollector : ICollector
         }
     }
 
-    private void AddPoint(PhaseContext phase, (DateTime Utc, (long User, long System) Ticks) now)
+    private void ReadAlive()
     {
+        lock (_gate)
+        {
+            foreach (var t in _tracked.Values.Where(t => t.Alive))
+            {
+                Update(t);
+            }
+        }
+    }
+
+    /// <summary>Reads a tracked process again (under the lock); a process gone is read no more and keeps its last reading.</summary>
+    private void Update(Tracked t)
+    {
+        if (Read(t.Pid) is not { } now || now.Ticks < t.Last.Ticks)
+        {
+            // Gone, or its pid already serves another process (counters never go back).
+            t.Alive = false;
+            t.Vanished = true;
+            return;
+        }
+
+        _user += now.User - t.Last.User;
+        _system += now.System - t.Last.System;
+        t.Last = now;
+    }
+
+    private void AddPoint(PhaseContext phase)
+    {
+        (DateTime Utc, long User, long System) now;
+        lock (_gate)
+        {
+            now = (DateTime.UtcNow, _user, _system);
+        }
+
         var capacity = (now.Utc - _last.Utc).TotalSeconds * ProcFiles.TicksPerSecond * Environment.ProcessorCount;
         if (capacity > 0)
         {
-            phase.Series.Add(now.Utc, "server.cpu.user_pct", 100.0 * (now.Ticks.User - _last.Ticks.User) / capacity);
-            phase.Series.Add(now.Utc, "server.cpu.system_pct", 100.0 * (now.Ticks.System - _last.Ticks.System) / capacity);
+            phase.Series.Add(now.Utc, "server.cpu.user_pct", 100.0 * (now.User - _last.User) / capacity);
+            phase.Series.Add(now.Utc, "server.cpu.system_pct", 100.0 * (now.System - _last.System) / capacity);
         }
 
         _last = now;
     }
 
-    private static (long User, long System) SumTicks(int[] pids)
+    private static Reading? Read(int pid)
     {
-        long user = 0, system = 0;
-        foreach (var pid in pids)
+        try
         {
-            try
-            {
-                var stat = File.ReadAllText($"/proc/{pid}/stat");
-                var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-                user += long.Parse(fields[11], System.Globalization.CultureInfo.InvariantCulture);
-                system += long.Parse(fields[12], System.Globalization.CultureInfo.InvariantCulture);
-            }
-            catch (Exception e) when (e is IOException or FormatException or IndexOutOfRangeException)
-            {
-            }
+            var stat = File.ReadAllText($"/proc/{pid}/stat");
+            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            var user = long.Parse(fields[11], CultureInfo.InvariantCulture);
+            var system = long.Parse(fields[12], CultureInfo.InvariantCulture);
+            return new Reading(user, system, ProcFiles.ReadSchedstat(pid)?.RunQueueNs);
         }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException or OverflowException)
+        {
+            return null;
+        }
+    }
 
-        return (user, system);
+    private readonly record struct Reading(long User, long System, long? RunQueueNs)
+    {
+        public long Ticks => User + System;
+    }
+
+    private sealed class Tracked(int pid, Reading start)
+    {
+        public int Pid { get; } = pid;
+
+        public Reading Start { get; } = start;
+
+        public Reading Last { get; set; } = start;
+
+        public bool Alive { get; set; } = true;
+
+        public bool Vanished { get; set; }
     }
 }

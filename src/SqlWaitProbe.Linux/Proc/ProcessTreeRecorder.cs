@@ -1,5 +1,7 @@
 using System.Globalization;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.Linux.Proc;
 
@@ -8,7 +10,9 @@ namespace SqlWaitProbe.Linux.Proc;
 /// process tree (the postmaster and every descendant, backends appearing as sessions connect), or a fixed list of
 /// backend pids (attach mode, a server the probe did not start). Each process is kept with its start time, so a pid
 /// given to another process later is not mistaken for it. Polls every <c>interval</c>; a process that lives and
-/// exits between two polls is not seen.
+/// exits between two polls is not seen. Following a phase's <see cref="LiveSessions"/> instead (attach mode), each
+/// backend is read the moment the engine's sampler registers it and ends when the sampler says it is gone, so the
+/// short-lived backends of a connection-per-transaction workload keep their samples.
 /// </summary>
 public sealed class ProcessTreeRecorder : IAsyncDisposable
 {
@@ -19,8 +23,11 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     private readonly Dictionary<int, (long Start, int ParentPid)> _others = new();
     private readonly Dictionary<int, long> _fixedStarts = new();
     private readonly object _gate = new();
+    private readonly LiveSessions? _live;
+    private readonly Dictionary<int, (int Pid, long Start)> _followed = new();
     private CancellationTokenSource? _stop;
     private Task? _loop;
+    private IDisposable? _following;
     private long _rootStart = -1;
 
     /// <summary>Records the tree under <paramref name="rootPid"/> (with descendants), else exactly <paramref name="pids"/>.</summary>
@@ -29,6 +36,13 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         _root = rootPid;
         _pids = pids;
         _interval = interval ?? TimeSpan.FromMilliseconds(100);
+    }
+
+    /// <summary>Records the backends of the sessions <paramref name="live"/> registers, from when each is registered until it ends.</summary>
+    public ProcessTreeRecorder(LiveSessions live, TimeSpan? interval = null)
+        : this(null, [], interval)
+    {
+        _live = live;
     }
 
     /// <summary>Seconds after boot when recording started.</summary>
@@ -41,6 +55,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     public void Start()
     {
         WindowStartSeconds = UptimeSeconds();
+        _following = _live?.Follow(SessionStarted, SessionEnded);
         Poll();
         _stop = new CancellationTokenSource();
         var token = _stop.Token;
@@ -74,6 +89,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
             }
         }
 
+        _following?.Dispose();
         Poll();
         WindowEndSeconds = UptimeSeconds();
         lock (_gate)
@@ -87,6 +103,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
+        _following?.Dispose();
         if (_stop is not null)
         {
             await _stop.CancelAsync();
@@ -131,6 +148,16 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
             {
                 PollTree(root, now);
             }
+            else if (_live is not null)
+            {
+                foreach (var (pid, start) in _followed.Values)
+                {
+                    if (ReadStat(pid) is { } stat && stat.StartTicks == start)
+                    {
+                        Mark(pid, stat, now);
+                    }
+                }
+            }
             else
             {
                 foreach (var pid in _pids)
@@ -142,6 +169,34 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
                         Mark(pid, stat, now);
                     }
                 }
+            }
+        }
+    }
+
+    private void SessionStarted(WorkloadSessionInfo session)
+    {
+        if (session.BackendPid is not { } pid || ReadStat(pid) is not { } stat)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            _followed[session.Session] = (pid, stat.StartTicks);
+            Mark(pid, stat, UptimeSeconds());
+        }
+    }
+
+    private void SessionEnded(WorkloadSessionInfo session)
+    {
+        var now = UptimeSeconds();
+        lock (_gate)
+        {
+            // The sampler saw it a poll ago and sees it gone now: it ran until then at most.
+            if (_followed.Remove(session.Session, out var known) && _workload.TryGetValue(known, out var seen))
+            {
+                seen.LastSeen = Math.Max(seen.LastSeen, now);
+                seen.Alive = false;
             }
         }
     }

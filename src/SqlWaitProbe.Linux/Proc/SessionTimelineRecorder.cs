@@ -8,32 +8,51 @@ using SqlWaitProbe.Core.Text;
 namespace SqlWaitProbe.Linux.Proc;
 
 /// <summary>
-/// Reads <c>/proc/PID/schedstat</c> of every workload backend every 100 ms and writes <c>session_timeline.csv</c>
-/// (cumulative on-CPU and run-queue ms per session, times in ms since the phase start). Analysis interpolates
-/// these counters at the edges of each session's own executions, so CPU and run queue cover exactly the span
-/// that session time covers, whenever the collectors started or stopped.
+/// Reads <c>/proc/PID/schedstat</c> of every live session's backend every 100 ms (10 ms in attach mode), when it starts and when it ends, and
+/// writes <c>session_timeline.csv</c> (cumulative on-CPU and run-queue ms per session, times in ms since the phase
+/// start). Analysis measures these counters over each session's own executions (or, in attach mode, its active
+/// stretches), so CPU and run queue cover exactly the span that session time covers, whenever the collectors started or
+/// stopped and whenever a session came or went.
 /// </summary>
 internal sealed class SessionTimelineRecorder
 {
-    private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(100);
+    /// <summary>The reading interval of a workload run: counters are measured over whole executions.</summary>
+    public static readonly TimeSpan WorkloadInterval = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>
+    /// The reading interval of an attach window: the wait sampler's own, so the run queue of each interval can be told
+    /// apart by whether the sampler showed the backend waiting then (a woken backend queues for a CPU before it clears
+    /// its wait event).
+    /// </summary>
+    public static readonly TimeSpan AttachInterval = TimeSpan.FromMilliseconds(10);
+
+    private readonly TimeSpan _interval;
     private readonly List<(DateTime Utc, int Session, long CpuNs, long RunQueueNs)> _readings = [];
-    private readonly (int Session, int Pid)[] _backends;
+    private readonly LiveSessions _live;
+    private readonly Dictionary<int, int> _backends = [];
     private readonly Dictionary<int, (long CpuNs, long RunQueueNs)> _first = [];
     private CancellationTokenSource? _stop;
     private Task? _loop;
+    private IDisposable? _following;
 
-    public SessionTimelineRecorder(IReadOnlyList<WorkloadSessionInfo> sessions)
+    public SessionTimelineRecorder(LiveSessions live, TimeSpan interval)
     {
-        _backends = sessions.Where(s => s.BackendPid is not null).Select(s => (s.Session, s.BackendPid!.Value)).ToArray();
+        _live = live;
+        _interval = interval;
     }
 
     /// <summary>Takes the first reading and starts the loop; false when the kernel has no schedstat.</summary>
     public bool Start()
     {
-        Read();
-        if (_readings.Count == 0)
+        _following = _live.Follow(Started, Ended);
+        lock (_readings)
         {
-            return false;
+            // No reading yet is no answer when no session lives now (attach with short connections): ask the kernel with this process.
+            if (_readings.Count == 0 && ProcFiles.ReadSchedstat(Environment.ProcessId) is null)
+            {
+                _following.Dispose();
+                return false;
+            }
         }
 
         _stop = new CancellationTokenSource();
@@ -52,13 +71,38 @@ internal sealed class SessionTimelineRecorder
 
         await _stop.CancelAsync();
         await _loop.WaitAsync(cancellationToken);
+        _following?.Dispose();
         Read();
         Write(phase);
     }
 
+    private void Started(WorkloadSessionInfo session)
+    {
+        if (session.BackendPid is { } pid)
+        {
+            lock (_readings)
+            {
+                _backends[session.Session] = pid;
+                ReadOne(session.Session, pid);
+            }
+        }
+    }
+
+    private void Ended(WorkloadSessionInfo session)
+    {
+        lock (_readings)
+        {
+            // A last reading if it is still there: the time between it and the end counts no more.
+            if (_backends.Remove(session.Session, out var pid))
+            {
+                ReadOne(session.Session, pid);
+            }
+        }
+    }
+
     private async Task LoopAsync(CancellationToken token)
     {
-        using var timer = new PeriodicTimer(Interval);
+        using var timer = new PeriodicTimer(_interval);
         try
         {
             while (await timer.WaitForNextTickAsync(token))
@@ -75,15 +119,27 @@ internal sealed class SessionTimelineRecorder
     {
         lock (_readings)
         {
-            foreach (var (session, pid) in _backends)
+            foreach (var (session, pid) in _backends.ToArray())
             {
-                // One clock reading per backend: a reading's time is when that file was read.
-                if (ProcFiles.ReadSchedstat(pid) is { } now)
-                {
-                    _first.TryAdd(session, now);
-                    _readings.Add((DateTime.UtcNow, session, now.CpuNs, now.RunQueueNs));
-                }
+                ReadOne(session, pid);
             }
+        }
+    }
+
+    private void ReadOne(int session, int pid)
+    {
+        // One clock reading per backend: a reading's time is when that file was read. A counter that went back
+        // belongs to another process that was given the pid: that session is read no more.
+        if (ProcFiles.ReadSchedstat(pid) is { } now)
+        {
+            if (_first.TryGetValue(session, out var first) && now.CpuNs < first.CpuNs)
+            {
+                _backends.Remove(session);
+                return;
+            }
+
+            _first.TryAdd(session, now);
+            _readings.Add((DateTime.UtcNow, session, now.CpuNs, now.RunQueueNs));
         }
     }
 

@@ -4,6 +4,7 @@ using Npgsql;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Postgres.Attach;
 
 namespace SqlWaitProbe.Postgres.Collectors;
 
@@ -13,6 +14,10 @@ namespace SqlWaitProbe.Postgres.Collectors;
 /// wait) and for the sessions blocking them: <c>activity.csv</c> and <c>statements/texts.csv</c>. Wait totals come from
 /// <c>pg_wait_sampling_profile</c> deltas when the extension is loaded (read once a second), else from the same polls:
 /// <c>waits.csv</c> (scope <c>session</c>, ms = samples × interval), <c>wait_samples.csv</c> and <c>wait.&lt;Class:Event&gt;</c> series.
+/// In attach mode the same poll reads every matching backend, idle ones too, with its start time: it follows backends
+/// as they come and go (<see cref="BackendActivity"/>, <c>session_states.csv</c>) and keeps the waits of sessions in a
+/// statement or a transaction, the span the attach ledger measures; <c>pg_wait_sampling</c> is not used there, as its
+/// profile knows neither state nor session.
 /// </summary>
 public sealed class PgWaitsCollector : ICollector
 {
@@ -34,16 +39,21 @@ public sealed class PgWaitsCollector : ICollector
     private Dictionary<(string Type, long QueryId), long>? _lastProfile;
     private readonly List<(DateTime Utc, int? Session, string Type, double Ms, string? Statement)> _samples = [];
     private Dictionary<int, int> _sessionOfPid = [];
+    private readonly PostgresSessionFilter? _attach;
+    private BackendActivity? _states;
+    private DateTime _lastPollUtc;
 
     /// <summary>
     /// Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created,
-    /// <paramref name="hasQueryId"/> when <c>pg_stat_activity</c> has <c>query_id</c> (PostgreSQL 14 and later).
+    /// <paramref name="hasQueryId"/> when <c>pg_stat_activity</c> has <c>query_id</c> (PostgreSQL 14 and later);
+    /// <paramref name="attach"/> the attach filters (the backends are then found by each poll, not given).
     /// </summary>
-    public PgWaitsCollector(string connectionString, bool useWaitSampling, bool hasQueryId = true)
+    public PgWaitsCollector(string connectionString, bool useWaitSampling, bool hasQueryId = true, PostgresSessionFilter? attach = null)
     {
         _connectionString = connectionString;
-        _useWaitSampling = useWaitSampling;
+        _useWaitSampling = useWaitSampling && attach is null;
         _hasQueryId = hasQueryId;
+        _attach = attach;
     }
 
     /// <inheritdoc />
@@ -66,6 +76,27 @@ public sealed class PgWaitsCollector : ICollector
             + "FROM pg_stat_activity WHERE pid = ANY(@pids) AND state IS DISTINCT FROM 'idle') "
             + "SELECT pid, state, wait_event_type, wait_event, query_id, query, blockers FROM watched "
             + "UNION ALL SELECT a.pid, a.state, a.wait_event_type, a.wait_event, " + outerQueryId + ", left(a.query, 4096), NULL "
+            + "FROM pg_stat_activity a WHERE a.pid IN (SELECT unnest(blockers) FROM watched) AND a.pid NOT IN (SELECT pid FROM watched)";
+    }
+
+    /// <summary>
+    /// The attach poll: every matching client backend, idle ones included (their state and start time tell the sampler
+    /// which sessions live and what they do), with the columns of <see cref="ActivityQuery"/> and then
+    /// <c>backend_start</c>, whether the row is a watched one and when the server ran the poll
+    /// (<c>statement_timestamp()</c>); the blockers of a lock wait follow as in <see cref="ActivityQuery"/>. An idle
+    /// backend's text is not read: it is not sampled into <c>activity.csv</c>.
+    /// </summary>
+    public static string AttachActivityQuery(PostgresSessionFilter filter, bool hasQueryId)
+    {
+        ArgumentNullException.ThrowIfNull(filter);
+        var queryId = hasQueryId ? "query_id" : "NULL::bigint AS query_id";
+        var outerQueryId = hasQueryId ? "a.query_id" : "NULL::bigint";
+        return "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", "
+            + "CASE WHEN state IS DISTINCT FROM 'idle' THEN left(query, 4096) END AS query, "
+            + "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END AS blockers, backend_start "
+            + "FROM pg_stat_activity WHERE backend_type = 'client backend' AND " + filter.Predicate + ") "
+            + "SELECT pid, state, wait_event_type, wait_event, query_id, query, blockers, backend_start, true, statement_timestamp() FROM watched "
+            + "UNION ALL SELECT a.pid, a.state, a.wait_event_type, a.wait_event, " + outerQueryId + ", left(a.query, 4096), NULL, a.backend_start, false, statement_timestamp() "
             + "FROM pg_stat_activity a WHERE a.pid IN (SELECT unnest(blockers) FROM watched) AND a.pid NOT IN (SELECT pid FROM watched)";
     }
 
@@ -92,8 +123,19 @@ public sealed class PgWaitsCollector : ICollector
 
         // Prepared and run once before the phase, so its first poll inside the phase is not the slow one that
         // plans the statement and loads the driver's array reader.
-        var poll = new NpgsqlCommand(ActivityQuery(_hasQueryId), _connection);
-        poll.Parameters.AddWithValue("pids", pids);
+        NpgsqlCommand poll;
+        if (_attach is { } filter)
+        {
+            _states = new BackendActivity(phase.Live);
+            poll = new NpgsqlCommand(AttachActivityQuery(filter, _hasQueryId), _connection);
+            filter.Bind(poll);
+        }
+        else
+        {
+            poll = new NpgsqlCommand(ActivityQuery(_hasQueryId), _connection);
+            poll.Parameters.AddWithValue("pids", pids);
+        }
+
         await poll.PrepareAsync(cancellationToken);
         await using (var reader = await poll.ExecuteReaderAsync(cancellationToken))
         {
@@ -135,6 +177,7 @@ public sealed class PgWaitsCollector : ICollector
 
         await (_connection?.DisposeAsync() ?? ValueTask.CompletedTask);
         await (_profileConnection?.DisposeAsync() ?? ValueTask.CompletedTask);
+        _states?.Write(phase, _lastPollUtc == default ? DateTime.UtcNow : _lastPollUtc);
         Write(phase);
         var status = _error is not null ? (_tally.Samples.Count > 0 || _polls > 0 ? CollectorStatus.Partial : CollectorStatus.Failed) : CollectorStatus.Ok;
         return new CollectorOutcome(Name, status, _lateOrFailed, _error);
@@ -157,25 +200,50 @@ public sealed class PgWaitsCollector : ICollector
         using var timer = new PeriodicTimer(ActivityInterval);
         try
         {
+            var rows = new List<(ActivityRecorder.Row Row, DateTime Start, bool Watched)>();
             while (await timer.WaitForNextTickAsync(token))
             {
                 var utc = DateTime.UtcNow;
-                await using var reader = await cmd.ExecuteReaderAsync(token);
-                while (await reader.ReadAsync(token))
+                var asked = utc;
+                rows.Clear();
+                await using (var reader = await cmd.ExecuteReaderAsync(token))
                 {
-                    var pid = reader.GetInt32(0);
-                    var waitType = reader.IsDBNull(2) || reader.IsDBNull(3) ? null : reader.GetString(2) + ":" + reader.GetString(3);
-                    _activity.Add(new ActivityRecorder.Row(
-                        utc,
-                        pid,
-                        _sessionOfPid.TryGetValue(pid, out var session) ? session : null,
-                        reader.IsDBNull(1) ? "" : reader.GetString(1),
-                        waitType,
-                        reader.IsDBNull(4) ? null : reader.GetInt64(4),
-                        reader.IsDBNull(5) ? null : reader.GetString(5),
-                        reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6)));
+                    while (await reader.ReadAsync(token))
+                    {
+                        var pid = reader.GetInt32(0);
+                        var waitType = reader.IsDBNull(2) || reader.IsDBNull(3) ? null : reader.GetString(2) + ":" + reader.GetString(3);
+                        var row = new ActivityRecorder.Row(
+                            utc,
+                            pid,
+                            _sessionOfPid.TryGetValue(pid, out var session) ? session : null,
+                            reader.IsDBNull(1) ? "" : reader.GetString(1),
+                            waitType,
+                            reader.IsDBNull(4) ? null : reader.GetInt64(4),
+                            reader.IsDBNull(5) ? null : reader.GetString(5),
+                            reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6));
+                        if (_states is null)
+                        {
+                            _activity.Add(row);
+                        }
+                        else
+                        {
+                            rows.Add((row, reader.IsDBNull(7) ? DateTime.MinValue : reader.GetDateTime(7), reader.GetBoolean(8)));
+                            utc = reader.GetFieldValue<DateTime>(9);
+                        }
+                    }
                 }
 
+                if (_states is not null)
+                {
+                    // The poll's time is when the server ran it, not when it was asked: on a busy machine the two are
+                    // tens of ms apart, and the run queue is told apart by comparing these times with schedstat's. A
+                    // server clock outside the round trip (another machine, skewed) is held to it.
+                    var answered = DateTime.UtcNow;
+                    utc = rows.Count == 0 ? asked : utc < asked ? asked : utc > answered ? answered : utc;
+                    Follow(utc, rows);
+                }
+
+                _lastPollUtc = utc;
                 _polls++;
             }
         }
@@ -198,13 +266,42 @@ public sealed class PgWaitsCollector : ICollector
             return;
         }
 
-        // A wait is what the ledger counts: an active backend waiting, as before statements were sampled.
+        // A wait is what the ledger counts: an active backend waiting, as before statements were sampled. In attach
+        // mode the span is a session's time in a statement or a transaction: a client that keeps a transaction open
+        // between statements is waited for there (ClientRead), and that is the client's time, classed as such.
         foreach (var row in _activity.Rows)
         {
-            if (row.Session is { } session && row.WaitType is { } type && row.State == "active")
+            if (row.Session is { } session && row.WaitType is { } type && (_states is null ? row.State == "active" : BackendActivity.IsBusy(row.State)))
             {
                 _tally.Add(row.Utc, type, 1, _activity.SampleMs);
                 _samples.Add((row.Utc, session, type, _activity.SampleMs, _activity.KeyOf(row)));
+            }
+        }
+    }
+
+    /// <summary>
+    /// One attach poll: the watched rows tell which sessions live and their states; those not idle, and the blockers
+    /// of a lock wait, are sampled as in a workload run, each under the session the backend is now.
+    /// </summary>
+    private void Follow(DateTime utc, List<(ActivityRecorder.Row Row, DateTime Start, bool Watched)> rows)
+    {
+        var watched = rows.Where(r => r.Watched).ToArray();
+        var sessions = _states!.Observe(utc, watched.Select(r => (r.Row.Pid, r.Start, string.IsNullOrEmpty(r.Row.State) ? "starting" : r.Row.State)).ToArray());
+        var sessionOf = new Dictionary<int, int>();
+        for (var i = 0; i < watched.Length; i++)
+        {
+            sessionOf[watched[i].Row.Pid] = sessions[i];
+        }
+
+        foreach (var (row, _, isWatched) in rows)
+        {
+            if (!isWatched)
+            {
+                _activity.Add(row with { Utc = utc, Session = null });
+            }
+            else if (row.State != "idle")
+            {
+                _activity.Add(row with { Utc = utc, Session = sessionOf[row.Pid], State = string.IsNullOrEmpty(row.State) ? "starting" : row.State });
             }
         }
     }

@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Collectors;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.Postgres.Workloads;
@@ -93,29 +94,42 @@ public sealed class PostgresEngine : IEngine
     public async Task<AttachWindow> AttachAsync(IProgress<string> progress, CancellationToken cancellationToken)
     {
         var filter = _settings.Attach ?? throw new InvalidOperationException("not an attach capture");
-        var backends = await filter.FindAsync(Connection, cancellationToken);
+        var survey = await AttachSurvey.RunAsync(Connection, filter, PostgresConnectionStrings.Redact(Connection), cancellationToken);
+        var backends = survey.Visible;
         foreach (var b in backends)
         {
-            Log.Information("watching backend {Pid} (database {Database}, role {Role}, application {Application})", b.Pid, b.Database, b.Role, b.Application);
+            Log.Information("watching backend {Backend}", b.Describe());
         }
 
-        if (backends.Count == 0)
+        var options = new Dictionary<string, string>(StringComparer.Ordinal)
         {
-            Log.Warning("no client backend matched {Filter}: only server-wide evidence (perf, OS counters, pg_stat_database) is captured", filter.Describe());
-            progress.Report($"no session matched {filter.Describe()}: capturing server-wide evidence only");
+            ["attach.backend_pids"] = string.Join(",", backends.Select(b => b.Pid)),
+            ["attach.role_sees_all_sessions"] = survey.SeesAll ? "true" : "false",
+            ["attach.track_activities"] = survey.TracksActivities ? "on" : "off",
+        };
+        if (survey.Hidden.Count > 0)
+        {
+            // Named, never silently dropped: the report lists them under Data quality.
+            options["attach.hidden_pids"] = string.Join(",", survey.Hidden.Select(b => b.Pid));
+            progress.Report($"warning: role {survey.Role} cannot see {survey.Hidden.Count} matching session(s) of other roles ({PostgresBackend.List(survey.Hidden)}); they are not watched. {survey.Grant} shows them");
+        }
+
+        if (!survey.TracksActivities)
+        {
+            progress.Report("warning: track_activities is off on this server: backends show no state and no waits, so only CPU and CPU stacks can be captured (ALTER SYSTEM SET track_activities = on; SELECT pg_reload_conf(); turns it on)");
         }
 
         return new AttachWindow(
             backends.Select((b, i) => new WorkloadSessionInfo(i + 1, b.Pid, null)).ToArray(),
-            backends.Count == 0 ? $"no session matched {filter.Describe()}" : $"{backends.Count} session(s)",
-            new Dictionary<string, string>(StringComparer.Ordinal) { ["attach.backend_pids"] = string.Join(",", backends.Select(b => b.Pid)) });
+            $"{backends.Count} session(s) when the window opened, new ones followed",
+            options);
     }
 
     /// <inheritdoc />
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         var info = _info ?? throw new InvalidOperationException("PrepareServerAsync first");
-        return [new PgWaitsCollector(Connection, info.HasWaitSampling, info.HasQueryIdColumn), new PgStatDatabaseCollector(Connection)];
+        return [new PgWaitsCollector(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach), new PgStatDatabaseCollector(Connection)];
     }
 
     /// <inheritdoc />

@@ -68,8 +68,9 @@ public sealed record PostgresSettings
             Pids = ReadPids(arguments.SessionIds),
         };
 
-        // Every probe connection is named, so the backend search leaves them out.
-        var server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, arguments.Database, arguments.User)!;
+        // Every probe connection is named, so the backend search leaves them out. --database filters the sessions:
+        // pg_stat_activity is the whole cluster's, so the monitoring connection keeps its own database (and needs no CONNECT on the filtered one).
+        var server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, null, arguments.User)!;
         return new PostgresSettings { Attach = filter, Server = PostgresConnectionStrings.ForProbeMonitor(server) };
     }
 

@@ -19,6 +19,14 @@ public static class CaptureDocument
         + "and the remainder (off-CPU time no wait covers; negative means over-accounted). CPU stack samples of the server process only split CPU time by module and tag: CPU ms per execution = exclusive share × CPU ms ÷ executions. "
         + "A stack's tag is the first frame, walking leaf → root, that matches a tag rule. Ideal throughput = sessions × the baseline's executions per second per session, capped by the machine: logical CPUs ÷ the baseline's CPU seconds per execution (for CPU-bound work, baseline rate × min(sessions, logical CPUs)).";
 
+    /// <summary>How the figures of an attach capture are computed.</summary>
+    public const string AttachMethodText =
+        "Attach mode: the probe ran no workload. PostgreSQL: pg_stat_activity is polled every 10 ms; each backend (pid and start time) is followed from when it appears to when it goes, "
+        + "and its time is cut into states (session_states.csv). Session time is the time each session spent in a statement or holding a transaction open inside the window; idle time between statements is shown beside the ledger, not in it. "
+        + "Waits are the samples taken in that time (wait_samples.csv), each classed as a resource wait, idle, intended (pg_sleep, WAITFOR) or the client's (inside a transaction, or results not read); only resource waits raise warnings. "
+        + "CPU and run queue are each backend's /proc schedstat counters over the same time (session_timeline.csv). Unaccounted = session − waits − CPU, split into run queue and the remainder. "
+        + "SQL Server: sessions and waits come from the DMVs filtered server-side, over the sessions' connected time. CPU stack samples of the watched backends split CPU by module (total ms, not per execution).";
+
     /// <summary>
     /// The report of <paramref name="a"/>; <paramref name="notes"/> are extra data-quality lines (files that could not be
     /// drawn…); <paramref name="charts"/> and <paramref name="flameGraphs"/> are shown inline where a format can.
@@ -55,7 +63,7 @@ public static class CaptureDocument
 
         var quality = a.DataQuality.Concat(notes).ToArray();
         sections.Add(new ReportSection("data-quality", "Data quality", 2, [ReportBlock.List(quality.Length == 0 ? ["every collector reported ok"] : quality)]));
-        sections.Add(new ReportSection("method", "Method", 2, [ReportBlock.Paragraph(MethodText)]));
+        sections.Add(new ReportSection("method", "Method", 2, [ReportBlock.Paragraph(m.IsAttach ? AttachMethodText : MethodText)]));
         return new ReportDocument(
             $"probe report: {m.Workload} on {m.Engine} ({m.Host})",
             m.Status == BundleStatus.Complete ? [] : [$"This capture is {m.Status}{(m.Reason is null ? "" : $" ({m.Reason})")}: the figures cover only what was captured."],
@@ -225,7 +233,7 @@ public static class CaptureDocument
     [
         ReportBlock.List(a.Ledgers.Select(l => !l.WaitsCaptured
             ? $"{l.Phase}: waits not captured"
-            : $"{l.Phase}: " + (l.Waits.Count == 0 ? "no waits" : string.Join("; ", l.Waits.Take(5).Select(w => $"{w.Type} {F(w.Seconds)} s ({Share(w.Seconds, l)})"))))),
+            : $"{l.Phase}: " + (l.Waits.Count == 0 ? "no waits" : string.Join("; ", l.Waits.Take(5).Select(w => $"{w.Type}{(w.IsResource ? "" : " (" + Core.Waits.WaitClasses.Name(w.Class) + ")")} {F(w.Seconds)} s ({Share(w.Seconds, l)})"))))),
     ]);
 
     private static void AddCorrelationsAndXe(List<ReportSection> sections, AnalysisResult a)

@@ -43,11 +43,12 @@ public static class FindingsJson
         return new PhaseEntry(l.Phase, l.Threads, l.Executions, p.Executions.Errors, Num(l.ExecutionsPerSecond), Num(l.WallSeconds), Num(l.MsPerExecution), Num(l.CpuMsPerExecution),
             new LatencyEntry(Num(latency.P50), Num(latency.P95), Num(latency.P99), Num(latency.Max)),
             new LedgerEntry(l.SessionSeconds, l.SessionSource, l.WaitsCaptured,
-                [.. l.Waits.Select(w => new WaitEntry(w.Type, w.Seconds, w.SignalSeconds, w.Source))],
+                [.. l.Waits.Select(w => new WaitEntry(w.Type, w.Seconds, w.SignalSeconds, w.Source, Core.Waits.WaitClasses.Name(w.Class)))],
                 l.WaitSeconds, l.CpuSeconds, l.CpuSource, l.UnaccountedSeconds,
                 [.. l.UnaccountedCauses.Select(c => new CauseEntry(c.Cause, c.Seconds, c.Source))],
                 l.Evidence,
-                l.Span is { } sp ? new SpanEntry("inside each session's executions", sp.BusySessions, l.CpuShareBound, sp.Coverage) : null),
+                l.Span is { } sp ? new SpanEntry("inside each session's executions", sp.BusySessions, l.CpuShareBound, sp.Coverage) : null,
+                l.Attach is { } at ? new AttachSpanEntry(at.BusyMs / 1000, at.IdleInTransactionMs / 1000, at.IdleMs / 1000, at.UnknownMs / 1000, at.CpuOutsideMs / 1000, at.Sessions, at.SessionsStarted, at.SessionsEnded) : null),
             l.Machine is { } mc
                 ? new MachineCpuEntry(mc.CapacitySeconds, mc.WorkloadSeconds, mc.ProbeSeconds, mc.OtherSeconds, mc.OtherShare,
                     [.. mc.BusyOthers.Select(o => new ProcessCpuEntry(o.Name, o.Pids, o.CpuSeconds, o.MachineShare))], mc.Source)

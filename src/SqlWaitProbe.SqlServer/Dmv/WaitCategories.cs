@@ -1,6 +1,11 @@
+using SqlWaitProbe.Core.Waits;
+
 namespace SqlWaitProbe.SqlServer.Dmv;
 
-/// <summary>Groups SQL Server wait types into the categories support engineers use (Query Store's grouping, roughly).</summary>
+/// <summary>
+/// Groups SQL Server wait types into the categories support engineers use (Query Store's grouping, roughly). Idle and
+/// intended waits (<see cref="WaitClasses"/>: background loops, queue readers, WAITFOR) are <c>Idle</c>, whatever their prefix.
+/// </summary>
 public static class WaitCategories
 {
     private static readonly (string Prefix, string Category)[] Prefixes =
@@ -26,6 +31,11 @@ public static class WaitCategories
     /// <summary>The category of a wait type (<c>Other</c> when unknown).</summary>
     public static string Of(string waitType)
     {
+        if (WaitClasses.OfSqlServer(waitType) is WaitClass.Idle or WaitClass.Intended)
+        {
+            return "Idle";
+        }
+
         if (Exact.TryGetValue(waitType, out var category))
         {
             return category;

@@ -1,0 +1,146 @@
+using System.Diagnostics;
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+/// <summary>
+/// Known-answer attach captures of a real PostgreSQL with outside clients (pgbench), as a DBA would attach to a
+/// production server: what the report, findings.json and exit code say for each case of issues 30 and 31.
+/// </summary>
+[Collection(TimingCollection.Name)]
+public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
+{
+    private readonly AttachCasesFixture _pg;
+
+    public AttachCasesTests(AttachCasesFixture pg) => _pg = pg;
+
+    [Fact]
+    public async Task Count_then_pg_sleep_closes_the_ledger_within_3_percent_and_pg_sleep_is_an_intended_wait_not_an_alarm()
+    {
+        var (exit, stderr, findings, ledger, _) = await CaptureAsync("count_sleep",
+            "SELECT count(*) FROM generate_series(1, 1500000);\nSELECT pg_sleep(0.3);\n", clients: 2);
+        Assert.True(exit == 0, stderr);
+        var session = ledger.GetProperty("sessionSeconds").GetDouble();
+        Assert.InRange(session, 4, 7.5);
+        var remainder = ledger.GetProperty("unaccountedCauses").EnumerateArray().Last();
+        Assert.InRange(remainder.GetProperty("seconds").GetDouble() / session, -0.03, 0.03);
+        var sleep = ledger.GetProperty("waits").EnumerateArray().Single(w => w.GetProperty("type").GetString() == "Timeout:PgSleep");
+        Assert.Equal("intended", sleep.GetProperty("class").GetString());
+        Assert.InRange(sleep.GetProperty("seconds").GetDouble() / session, 0.2, 0.8);
+        Assert.DoesNotContain(findings, f => f.Title.Contains("PgSleep", StringComparison.Ordinal) && f.Severity != "info");
+        Assert.Contains(findings, f => f.Id == "idle-or-intended-waits" && f.Severity == "info" && f.Title.Contains("Timeout:PgSleep", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_lock_convoy_still_raises_its_lock_finding()
+    {
+        var (exit, stderr, findings, _, _) = await CaptureAsync("convoy",
+            "BEGIN;\nUPDATE counters SET v = v + 1 WHERE id = 1;\nSELECT pg_sleep(0.02);\nCOMMIT;\n", clients: 4);
+        Assert.True(exit == 0, stderr);
+        var lockFinding = Assert.Single(findings, f => f.Id == "dominant-wait");
+        Assert.Contains("Lock:transactionid", lockFinding.Title);
+        Assert.NotEqual("info", lockFinding.Severity);
+    }
+
+    [Fact]
+    public async Task Clients_idle_in_transaction_behind_a_blocker_are_named_with_their_idle_in_transaction_time()
+    {
+        var (exit, stderr, findings, ledger, dir) = await CaptureAsync("idle_tx",
+            "BEGIN;\nUPDATE counters SET v = v + 1 WHERE id = 2;\n\\sleep 150 ms\nCOMMIT;\n", clients: 3);
+        Assert.True(exit == 0, stderr);
+        var attach = ledger.GetProperty("attach");
+        Assert.True(attach.GetProperty("idleInTransactionSeconds").GetDouble() > 0.5, attach.ToString());
+        var client = Assert.Single(findings, f => f.Id == "client-waits");
+        Assert.Contains("idle in transaction", client.Title);
+        Assert.Matches(@"session \d+ \(backend pid \d+\)", client.Title);
+        var blocks = Assert.Single(findings, f => f.Id == "idle-transaction-blocks");
+        Assert.Matches(@"on locks held by session \d+ \(backend pid \d+\)", blocks.Title);
+        Assert.DoesNotContain(findings, f => f.Id == "waits-explain-little" && f.Severity != "info");
+        Assert.DoesNotContain("CPU stacks not captured", File.ReadAllText(Path.Combine(dir, "report", "report.md")));
+    }
+
+    [Fact]
+    public async Task A_role_without_pg_monitor_is_refused_naming_the_hidden_sessions_and_the_grant()
+    {
+        using var load = _pg.StartPgbench("hidden_load", "SELECT pg_sleep(0.05);\n", 2);
+        try
+        {
+            await _pg.WaitForAsync("hidden_load");
+            var dir = Path.Combine(TestData.TempFolder(), "bundle");
+            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
+                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole), "--attach", "--duration", "3s", "--application", "hidden_load", "-o", dir);
+            Assert.True(exit == 1, stderr);
+            Assert.Contains($"role {AttachCasesFixture.UnprivilegedRole} cannot see other roles' sessions", stderr);
+            Assert.Contains("application hidden_load", stderr);
+            Assert.Contains($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole};", stderr);
+            Assert.DoesNotContain("attached:", stderr);
+        }
+        finally
+        {
+            load.Kill();
+        }
+    }
+
+    [Fact]
+    public async Task A_new_connection_per_transaction_is_followed_counted_while_it_lives_and_its_cpu_samples_attributed()
+    {
+        var (exit, stderr, findings, ledger, dir) = await CaptureAsync("churn", "SELECT count(*) FROM generate_series(1, 300000);\n", clients: 2, connectEach: true);
+        Assert.True(exit == 0, stderr);
+        var attach = ledger.GetProperty("attach");
+        Assert.True(attach.GetProperty("sessionsEnded").GetInt32() >= 4, attach.ToString());
+        Assert.True(attach.GetProperty("sessionsStarted").GetInt32() >= 4, attach.ToString());
+
+        // Each session counts only while it lives: two clients are busy at most 2 × the window.
+        Assert.InRange(ledger.GetProperty("sessionSeconds").GetDouble(), 0.3, 2 * 3.5);
+        Assert.True(ledger.GetProperty("cpuSeconds").GetDouble() > 0.2, ledger.ToString());
+        using var bundle = CaptureBundle.Open(dir);
+        using (var processes = bundle.OpenText(BundlePaths.Processes("attach"))!)
+        {
+            Assert.True(Csv.ReadRows(processes).Count() >= 4, "processes.csv holds the short-lived backends");
+        }
+
+        Assert.DoesNotContain("CPU stacks not captured", File.ReadAllText(Path.Combine(dir, "report", "report.md")));
+        Assert.DoesNotContain(findings, f => f.Id == "waits-explain-little" && f.Severity == "critical");
+    }
+
+    [Fact]
+    public async Task With_track_activities_off_the_report_says_waits_cannot_be_seen_and_raises_nothing_on_them()
+    {
+        var (exit, stderr, findings, ledger, _) = await CaptureAsync("untracked", "SELECT count(*) FROM generate_series(1, 500000);\n", clients: 2, user: AttachCasesFixture.UntrackedRole);
+        Assert.True(exit == 0, stderr);
+        var f = Assert.Single(findings, f => f.Id == "activity-not-tracked");
+        Assert.Contains("track_activities is off", f.Title);
+        Assert.False(ledger.GetProperty("waitsCaptured").GetBoolean());
+        Assert.DoesNotContain(findings, x => x.Id is "waits-explain-little" or "dominant-wait" or "client-waits");
+    }
+
+    private async Task<(int Exit, string Stderr, IReadOnlyList<(string Id, string Severity, string Title)> Findings, JsonElement Ledger, string Dir)> CaptureAsync(
+        string application, string script, int clients, bool connectEach = false, string user = "postgres")
+    {
+        using var load = _pg.StartPgbench(application, script, clients, connectEach, user);
+        try
+        {
+            await _pg.WaitForAsync(application);
+            var dir = Path.Combine(TestData.TempFolder(), "bundle");
+            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
+                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(), "--attach", "--duration", "3s", "--application", application, "-o", dir);
+            if (exit != 0)
+            {
+                return (exit, stderr, [], default, dir);
+            }
+
+            using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "report", "findings.json")));
+            var findings = json.RootElement.GetProperty("findings").EnumerateArray()
+                .Select(f => (f.GetProperty("id").GetString()!, f.GetProperty("severity").GetString()!, f.GetProperty("title").GetString()!)).ToArray();
+            var ledger = json.RootElement.GetProperty("phases")[0].GetProperty("ledger").Clone();
+            return (exit, stderr, findings, ledger, dir);
+        }
+        finally
+        {
+            load.Kill();
+        }
+    }
+}
