@@ -26,6 +26,10 @@ public sealed class LauncherTests
         Assert.Equal(1, Publishes(checkout));
         Assert.Equal("0.1.0-stand-in\n", second.Out);
 
+        // The tool's errors reach the user through the launcher, on the first run and after.
+        Assert.Contains("probe: the tool's own line on stderr", first.Err, StringComparison.Ordinal);
+        Assert.Contains("probe: the tool's own line on stderr", second.Err, StringComparison.Ordinal);
+
         // What `scripts/test.sh` writes: every project's obj/ and bin/ (generated .cs and .props included), the test
         // projects' own folders, a results folder.
         foreach (var written in new[]
@@ -160,6 +164,7 @@ public sealed class LauncherTests
               exit 0
             fi
             echo 0.1.0-stand-in
+            echo "probe: the tool's own line on stderr" >&2
             """);
         Script(bin, "dpkg-query", $$"""
             pkg="${@: -1}"
