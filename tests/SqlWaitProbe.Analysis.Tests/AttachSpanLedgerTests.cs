@@ -105,13 +105,14 @@ public sealed class AttachSpanLedgerTests
     }
 
     [Fact]
-    public void Run_queue_counts_only_where_no_wait_was_shown_and_an_excess_is_over_accounted_not_cut()
+    public void Run_queue_and_cpu_count_in_the_ledger_only_where_no_wait_was_shown_and_an_excess_is_over_accounted_not_cut()
     {
         // One session busy 10 s, schedstat read every 10 ms as attach mode does. First 5 s: a lock wait shown at every
-        // poll, during which the run queue grows 0.5 s (woken, queued for a CPU before the wait event clears). Last 5 s:
+        // poll, during which the run queue grows 0.5 s (woken, queued for a CPU before the wait event clears) and the CPU
+        // 0.2 s (the wait's own kernel work). Last 5 s:
         // no wait shown, CPU 4.5 s and run queue 1 s, 0.5 s more than the 5 s can hold.
         var bundle = new CraftedBundle("postgres", "postgres", workload: "attach").AttachWindow("attach", 10)
-            .Raw(BundlePaths.Sessions("attach"), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms\n1,701,,4500,1500\n")
+            .Raw(BundlePaths.Sessions("attach"), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms\n1,701,,4700,1500\n")
             .Raw(BundlePaths.SessionStates("attach"), "session,state,start_ms,end_ms\n1,active,0,10000\n");
         var samples = new StringBuilder("ms,session,wait_type,wait_ms,statement\n");
         for (var ms = 0; ms < 5000; ms += 10)
@@ -122,7 +123,7 @@ public sealed class AttachSpanLedgerTests
         bundle.Raw(BundlePaths.WaitSamples("attach"), samples.ToString());
         for (var ms = 0; ms <= 10000; ms += 10)
         {
-            var cpu = ms <= 5000 ? 0 : (ms - 5000) * 0.9;
+            var cpu = ms <= 5000 ? ms * 0.04 : 200 + ((ms - 5000) * 0.9);
             var rq = ms <= 5000 ? ms * 0.1 : 500 + ((ms - 5000) * 0.2);
             bundle.SessionReading("attach", 1, ms, cpu, rq);
         }
@@ -133,14 +134,15 @@ public sealed class AttachSpanLedgerTests
         Assert.Equal(4.5, l.CpuSeconds, 6);
         Assert.Equal(1, l.UnaccountedCauses.Single(c => c.Cause == Ledger.TimeLedger.RunQueue).Seconds, 6);
         Assert.Equal(0.5, l.Attach!.RunQueueInWaitsMs / 1000, 6);
+        Assert.Equal(0.2, l.Attach.CpuInWaitsMs / 1000, 6);
         var remainder = l.UnaccountedCauses[^1];
         Assert.StartsWith("over-accounted", remainder.Cause, StringComparison.Ordinal);
         Assert.Equal(-0.5, remainder.Seconds, 6);
     }
 
     /// <summary>
-    /// A 10 s window. Session 1 (pid 501) is active from 0.5 s before to 0.5 s after it at 50% CPU, in pg_sleep for
-    /// its first 3 s and waiting on a lock held by session 3 for the next 2 s. Session 2 (pid 502) idles throughout.
+    /// A 10 s window. Session 1 (pid 501) is active from 0.5 s before to 0.5 s after it, in pg_sleep for its first 3 s
+    /// and waiting on a lock held by session 3 for the next 2 s, then on a CPU to the end (5.5 s, 5 s of it inside). Session 2 (pid 502) idles throughout.
     /// Session 3 (pid 503) connects at 2 s, holds a transaction open while idle until 4 s, and disconnects.
     /// </summary>
     private static CraftedBundle ThreeSessions()
@@ -169,7 +171,7 @@ public sealed class AttachSpanLedgerTests
         bundle.Raw(BundlePaths.WaitSamples("attach"), samples.ToString()).Raw(BundlePaths.Activity("attach"), activity.ToString());
         for (var ms = -500; ms <= 10500; ms += 100)
         {
-            bundle.SessionReading("attach", 1, ms, (ms + 500) * 0.5, 0);
+            bundle.SessionReading("attach", 1, ms, Math.Max(0, ms - 5000), 0);
             bundle.SessionReading("attach", 2, ms, 0, 0);
         }
 

@@ -43,7 +43,7 @@ public static class AttachMeasure
         }
 
         var covers = WaitCovers(phase, bySession);
-        var (cpu, runQueue, outside, inWaits) = Cpu(phase.SessionTimeline, bySession, covers, windowMs);
+        var (cpu, runQueue, outside, inWaits, rqOutside, cpuInWaits) = Cpu(phase.SessionTimeline, bySession, covers, windowMs);
         var waits = new Dictionary<string, double>(StringComparer.Ordinal);
         var blocking = new Dictionary<string, (int? Session, double All, double WhileIdleInTx)>(StringComparer.Ordinal);
         foreach (var c in covers.Values.SelectMany(c => c))
@@ -96,6 +96,8 @@ public static class AttachMeasure
             RunQueueMs = runQueue,
             RunQueueInWaitsMs = inWaits,
             CpuOutsideMs = outside,
+            RunQueueOutsideMs = rqOutside,
+            CpuInWaitsMs = cpuInWaits,
             CpuMeasured = phase.SessionTimeline is not null,
             Waits = waits,
             Sessions = bySession.Count(kv => kv.Value.Any(s => s.Overlap(0, windowMs) > 0)),
@@ -197,14 +199,14 @@ public static class AttachMeasure
         return Math.Min(1, covered / (to - from));
     }
 
-    private static (double Cpu, double RunQueue, double Outside, double RunQueueInWaits) Cpu(SessionTimeline? timeline, Dictionary<int, SessionStateStretch[]> bySession, Dictionary<int, (double From, double To, string Type)[]> waits, double windowMs)
+    private static (double Cpu, double RunQueue, double Outside, double RunQueueInWaits, double RunQueueOutside, double CpuInWaits) Cpu(SessionTimeline? timeline, Dictionary<int, SessionStateStretch[]> bySession, Dictionary<int, (double From, double To, string Type)[]> waits, double windowMs)
     {
         if (timeline is null)
         {
-            return (0, 0, 0, 0);
+            return (0, 0, 0, 0, 0, 0);
         }
 
-        double cpu = 0, runQueue = 0, outside = 0, inWaits = 0;
+        double cpu = 0, runQueue = 0, outside = 0, inWaits = 0, rqOutside = 0, cpuInWaits = 0;
         foreach (var session in timeline.Sessions)
         {
             var readings = timeline.Readings(session);
@@ -238,27 +240,35 @@ public static class AttachMeasure
 
                 var shownWaiting = ShownWaiting(samples, ref first, from, to);
 
+                // The run queue goes where the sampler showed the backend in the interval: waiting (woken, it queues
+                // for a CPU before it clears its wait event, so that time is inside the wait already), busy and not
+                // waiting (the ledger's run queue), or idle and connecting (woken by the client's next statement:
+                // beside the ledger). Each is the interval's growth over the share of the interval shown so.
+                var span = to - from;
+                var busyShare = Math.Min(1, (busyIn + busyOut) / span);
+                var waitingShare = Math.Min(busyShare, shownWaiting);
+                var inWindow = Math.Max(0, Math.Min(to, windowMs) - Math.Max(from, 0));
+                rqOutside += dRq * Math.Max(0, inWindow - busyIn) / span;
                 if (busyIn + busyOut > 0)
                 {
+                    // CPU too can run under a wait event: PostgreSQL shows IO:BufFileWrite around the write() into the
+                    // page cache, which is kernel work on a CPU. The CPU of the part of the busy time shown waiting
+                    // is inside that wait already, measured apart as the run queue is.
                     var share = busyIn / (busyIn + busyOut);
-                    cpu += dCpu * share;
-
-                    // A backend woken from a wait queues for a CPU before it clears its wait event, so run queue
-                    // while the sampler showed a wait is inside that wait already: it is measured apart, as the
-                    // interval's run-queue growth over the part of it the wait samples cover.
-                    var own = dRq * (1 - shownWaiting);
-                    runQueue += own * share;
-                    inWaits += (dRq - own) * share;
+                    var cpuWaiting = busyShare > 0 ? waitingShare / busyShare : 0;
+                    cpu += dCpu * (1 - cpuWaiting) * share;
+                    cpuInWaits += dCpu * cpuWaiting * share;
+                    runQueue += dRq * (busyShare - waitingShare) * share;
+                    inWaits += dRq * waitingShare * share;
                 }
                 else
                 {
                     // Not in a statement: connecting, idle, or state unknown. Only what falls inside the window counts, beside the ledger.
-                    var insideShare = Math.Max(0, Math.Min(to, windowMs) - Math.Max(from, 0)) / (to - from);
-                    outside += dCpu * insideShare;
+                    outside += dCpu * inWindow / span;
                 }
             }
         }
 
-        return (cpu, runQueue, outside, inWaits);
+        return (cpu, runQueue, outside, inWaits, rqOutside, cpuInWaits);
     }
 }

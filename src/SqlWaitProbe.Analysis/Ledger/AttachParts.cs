@@ -33,6 +33,12 @@ public sealed record AttachParts
     /// <summary>CPU read while the sessions were idle, connecting or of unknown state, inside the window: beside the ledger.</summary>
     public double CpuOutsideMs { get; init; }
 
+    /// <summary>Run queue while the sessions were shown idle or connecting (woken by the client's next statement), inside the window: beside the ledger.</summary>
+    public double RunQueueOutsideMs { get; init; }
+
+    /// <summary>On-CPU ms while a wait was shown (the wait's own work, e.g. a write into the page cache): inside the waits.</summary>
+    public double CpuInWaitsMs { get; init; }
+
     /// <summary>True when CPU readings (session_timeline.csv) were there.</summary>
     public bool CpuMeasured { get; init; }
 

@@ -151,10 +151,15 @@ public static class TimeLedger
 
         yield return $"beside the ledger: {Fmt(a.IdleMs / 1000)} s idle between statements (state idle: the client's time, not the server's)"
             + (a.UnknownMs > 0 ? $", {Fmt(a.UnknownMs / 1000)} s in no known state{(a.DisabledMs > 0 ? " (state disabled: track_activities is off)" : " (connecting)")}" : "")
-            + (a.CpuMeasured ? $"; CPU outside statements {Fmt(a.CpuOutsideMs / 1000)} s (connecting, idle)" : "") + " [session_states.csv, session_timeline.csv]";
+            + (a.CpuMeasured ? $"; CPU outside statements {Fmt(a.CpuOutsideMs / 1000)} s (connecting, idle); run queue while shown idle or connecting {Fmt(a.RunQueueOutsideMs / 1000)} s (woken by the client's next statement)" : "") + " [session_states.csv, session_timeline.csv]";
+        if (a.CpuInWaitsMs > 0)
+        {
+            yield return $"CPU while a wait was shown (the wait's own work, such as a write into the page cache under IO:BufFileWrite): {Fmt(a.CpuInWaitsMs / 1000)} s, inside the waits above, not counted twice [session_timeline.csv, activity.csv]";
+        }
+
         if (a.RunQueueInWaitsMs > 0)
         {
-            yield return $"run queue while a wait was still shown (woken, queued for a CPU): {Fmt(a.RunQueueInWaitsMs / 1000)} s, inside the waits above, not counted twice [session_timeline.csv, wait_samples.csv]";
+            yield return $"run queue while a wait was still shown (woken, queued for a CPU): {Fmt(a.RunQueueInWaitsMs / 1000)} s, inside the waits above, not counted twice [session_timeline.csv, activity.csv]";
         }
 
         if (a.IdleInTransactionMs > 0)

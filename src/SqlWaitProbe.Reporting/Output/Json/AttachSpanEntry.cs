@@ -7,6 +7,9 @@ public sealed record AttachSpanEntry(
     double IdleSeconds,
     double UnknownSeconds,
     double CpuOutsideSeconds,
+    double RunQueueOutsideSeconds,
+    double RunQueueInWaitsSeconds,
+    double CpuInWaitsSeconds,
     int Sessions,
     int SessionsStarted,
     int SessionsEnded);
