@@ -29,6 +29,12 @@ public sealed class StacksEtlTests
         Assert.Contains(test, e => e.GetProperty("module").GetString() == "ntoskrnl" && e.GetProperty("kernel").GetBoolean());
         Assert.DoesNotContain(doc.RootElement.EnumerateArray(), e => e.GetProperty("process").GetString() == "Idle" && e.GetProperty("exclusiveWeight").GetInt64() > 200);
 
+        // A customer's trace opens on the process that used the CPUs, not on the alphabet's first (Idle's few
+        // interrupt samples): processes come heaviest first.
+        var order = doc.RootElement.EnumerateArray().Select(e => e.GetProperty("process").GetString()).Distinct().ToArray();
+        Assert.Equal("Test.x64", order[0]);
+        Assert.NotEqual("Idle", order[0]);
+
         // The Idle process's samples are counted apart, on stderr: stdout stays JSON.
         Assert.Contains("6320 CPU samples of 13 processes; 73208 samples of the Idle process", stderr);
     }

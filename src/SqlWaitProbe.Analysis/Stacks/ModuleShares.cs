@@ -9,7 +9,8 @@ public static class ModuleShares
     public const string UnknownModule = "[unknown]";
 
     /// <summary>
-    /// Shares per process and module, heaviest exclusive first within each process. With
+    /// Shares per process and module: the process with the most samples first, heaviest exclusive first within each
+    /// process, so a trace of many processes opens on the one that used the CPUs. With
     /// <paramref name="process"/> set, only that process (compared case-sensitively, as perf reports it). With
     /// <paramref name="trunk"/>, a module's inclusive share counts only its frames below that trunk (libc.so.6 is then not
     /// ~100% because every stack starts in <c>__libc_start_main</c>).
@@ -58,7 +59,8 @@ public static class ModuleShares
                 var ex = exclusive.GetValueOrDefault(kv.Key);
                 return new ModuleShare(kv.Key.Process, kv.Key.Module, kv.Key.Kernel, ex, kv.Value, ex / total, kv.Value / total);
             })
-            .OrderBy(s => s.Process, StringComparer.Ordinal)
+            .OrderByDescending(s => totals[s.Process])
+            .ThenBy(s => s.Process, StringComparer.Ordinal)
             .ThenByDescending(s => s.ExclusiveWeight)
             .ThenByDescending(s => s.InclusiveWeight)
             .ThenBy(s => s.Module, StringComparer.Ordinal)
