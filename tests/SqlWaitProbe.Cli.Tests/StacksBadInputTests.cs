@@ -15,7 +15,7 @@ public sealed class StacksBadInputTests
         { "binary", "flamegraph", "binary" },
         { "truncated-gz", "flamegraph", "truncated" },
         { "empty", "speedscope", "empty" },
-        { "not-perf", "speedscope", "neither perf script output" },
+        { "not-perf", "speedscope", "nor a Windows trace (.etl, .etl.zip)" },
         { "no-count", "flamegraph", "no count" },
         { "missing", "modules", "not found" },
         { "truncated-gz", "diff", "truncated" },

@@ -264,7 +264,7 @@ internal sealed class StacksInput : IDisposable
         var space = sniff.FirstLine.LastIndexOf(' ');
         if (space <= 0 || !double.TryParse(sniff.FirstLine.AsSpan(space + 1), NumberStyles.Float, CultureInfo.InvariantCulture, out _))
         {
-            throw new BadInputException("this is neither perf script output (no 'COMM PID TIME: EVENT:' line), folded stacks ('frame;frame;... COUNT') nor speedscope JSON", Name, sniff.LineNumber);
+            throw new BadInputException("this is neither perf script output (no 'COMM PID TIME: EVENT:' line), folded stacks ('frame;frame;... COUNT'), speedscope JSON nor a Windows trace (.etl, .etl.zip)", Name, sniff.LineNumber);
         }
 
         return StacksInputKind.Folded;
