@@ -87,16 +87,80 @@ public sealed class DmvDeltaTests
     {
         var def = DmvQueries.SessionCpu(new SessionFilter { SessionIds = [51, 52] });
         SqlResult Sessions(params (int Id, long Cpu)[] rows) => new(
-            ["session_id", "cpu_time", "reads", "writes", "logical_reads", "memory_usage"],
-            rows.Select(r => new object?[] { (short)r.Id, (int)r.Cpu, 0L, 0L, 0L, 2 }).ToList());
+            ["session_id", "login_time", "cpu_time", "reads", "writes", "logical_reads", "memory_usage"],
+            rows.Select(r => new object?[] { (short)r.Id, "2026-01-01T00:00:00.000", (int)r.Cpu, 0L, 0L, 0L, 2 }).ToList());
         var s0 = DmvSnapshot.FromResult(def, T0, Sessions((51, 1000), (52, 500)));
         var s1 = DmvSnapshot.FromResult(def, T0.AddSeconds(1), Sessions((51, 1800), (52, 900)));
         var s2 = DmvSnapshot.FromResult(def, T0.AddSeconds(2), Sessions((51, 2500), (53, 300)));
         var d = DmvDelta.Over([s0, s1, s2]);
-        Assert.Equal(1500, Row(d, "51").Deltas[0]);
-        Assert.Equal(400, Row(d, "52").Deltas[0]);
-        Assert.Equal(300, Row(d, "53").Deltas[0]);
-        Assert.Equal([0L], Row(d, "53").GaugeStart);
+        Assert.Equal(1500, Row(d, "51\u001f2026-01-01T00:00:00.000").Deltas[0]);
+        Assert.Equal(400, Row(d, "52\u001f2026-01-01T00:00:00.000").Deltas[0]);
+        Assert.Equal(300, Row(d, "53\u001f2026-01-01T00:00:00.000").Deltas[0]);
+        Assert.Equal([0L], Row(d, "53\u001f2026-01-01T00:00:00.000").GaugeStart);
+    }
+
+    /// <summary>A scheduler row as sys.dm_os_schedulers returns it: the three switch counters are int (boxed as the provider does).</summary>
+    private static SqlResult Scheduler(int contextSwitches, int idleSwitches, int yields) => new(
+        ["scheduler_id", "cpu_id", "current_tasks_count", "runnable_tasks_count", "current_workers_count", "active_workers_count", "work_queue_count",
+         "pending_disk_io_count", "load_factor", "context_switches_count", "idle_switches_count", "yield_count"],
+        [[0, 0, 3, 1, 12, 9, 0L, 0, 4, contextSwitches, idleSwitches, yields]]);
+
+    [Fact]
+    public void An_int_counter_that_passes_int_MaxValue_wraps_and_the_rest_of_the_row_keeps_counting()
+    {
+        // context_switches_count passes 2,147,483,647 between snapshots: 2,147,483,600 + 100 reads as -2,147,483,596.
+        var s0 = DmvSnapshot.FromResult(DmvQueries.Schedulers, T0, Scheduler(int.MaxValue - 47, 1_000, 500));
+        var s1 = DmvSnapshot.FromResult(DmvQueries.Schedulers, T0.AddSeconds(1), Scheduler(unchecked(int.MaxValue - 47 + 100), 1_060, 520));
+        var s2 = DmvSnapshot.FromResult(DmvQueries.Schedulers, T0.AddSeconds(2), Scheduler(unchecked(int.MaxValue - 47 + 150), 1_100, 530));
+        var row = Row(DmvDelta.Over([s0, s1, s2]), "0\u001f0");
+        Assert.Equal([150L, 100, 30], row.Deltas);
+        Assert.Equal(0, row.Restarts);
+        Assert.Equal(1, row.Wraps);
+    }
+
+    [Fact]
+    public void A_spinlock_whose_int_backoffs_wrap_keeps_its_bigint_spins_as_deltas()
+    {
+        SqlResult Spin(long collisions, long spins, long sleep, int backoffs) => new(["name", "collisions", "spins", "sleep_time", "backoffs"],
+            [["LOCK_HASH", collisions, spins, sleep, backoffs]]);
+        var s0 = DmvSnapshot.FromResult(DmvQueries.SpinlockStats, T0, Spin(9_000_000_000, 900_000_000_000, 40_000, int.MaxValue - 9));
+        var s1 = DmvSnapshot.FromResult(DmvQueries.SpinlockStats, T0.AddSeconds(1), Spin(9_000_010_000, 900_002_000_000, 40_100, unchecked(int.MaxValue - 9 + 30)));
+        var row = Row(DmvDelta.Between(s0, s1), "LOCK_HASH");
+        Assert.Equal([10_000L, 2_000_000, 100, 30], row.Deltas);
+        Assert.Equal(0, row.Restarts);
+    }
+
+    [Fact]
+    public void A_bigint_counter_that_goes_down_restarts_alone()
+    {
+        // Only waiting_tasks_count went down (the row was not cleared): the wait and signal times still grew by 50 and 5.
+        var before = DmvSnapshot.FromResult(DmvQueries.WaitStats, T0, RecordedWaits());
+        var after = DmvSnapshot.FromResult(DmvQueries.WaitStats, T0.AddSeconds(1), RecordedWaits((type, v) =>
+            type == "CMEMTHREAD" ? [7, v[1] + 50, v[2] + 5, v[3]] : v));
+        var row = Row(DmvDelta.Between(before, after), "CMEMTHREAD");
+        Assert.Equal([7L, 50, 5], row.Deltas);
+        Assert.Equal(1, row.Restarts);
+    }
+
+    [Fact]
+    public void A_session_id_taken_over_by_a_new_connection_is_a_new_row_and_a_passing_dip_is_not_a_restart()
+    {
+        var def = DmvQueries.SessionCpu(new SessionFilter { SessionIds = [51] });
+        SqlResult Sessions(params (string Login, long Cpu)[] rows) => new(
+            ["session_id", "login_time", "cpu_time", "reads", "writes", "logical_reads", "memory_usage"],
+            rows.Select(r => new object?[] { (short)51, r.Login, r.Cpu, 0L, 0L, 0L, 2 }).ToList());
+        const string First = "2026-01-01T00:00:00.000", Second = "2026-01-01T00:00:01.500";
+
+        // 51 runs 5,000,000 ms of CPU by the start; a snapshot reads a finishing request twice (5,000,900), the next one
+        // 5,000,800; then the connection closes and a new one gets id 51 and uses 300 ms.
+        var s0 = DmvSnapshot.FromResult(def, T0, Sessions((First, 5_000_000)));
+        var s1 = DmvSnapshot.FromResult(def, T0.AddSeconds(1), Sessions((First, 5_000_900)));
+        var s2 = DmvSnapshot.FromResult(def, T0.AddSeconds(2), Sessions((First, 5_000_800)));
+        var s3 = DmvSnapshot.FromResult(def, T0.AddSeconds(3), Sessions((Second, 300)));
+        var d = DmvDelta.Over([s0, s1, s2, s3]);
+        Assert.Equal(800, Row(d, "51\u001f" + First).Deltas[0]);
+        Assert.Equal(300, Row(d, "51\u001f" + Second).Deltas[0]);
+        Assert.All(d, r => Assert.Equal(0, r.Restarts));
     }
 
     [Fact]

@@ -378,11 +378,14 @@ public static class BundleColumns
             ];
         }
 
-        /// <summary><c>dmv/session_cpu.csv</c> (<c>sys.dm_exec_sessions</c> of the workload's sessions); <c>cpu_time</c> (ms) first.</summary>
+        /// <summary>
+        /// <c>dmv/session_cpu.csv</c> (<c>sys.dm_exec_sessions</c> of the workload's sessions plus their running requests);
+        /// <c>cpu_time</c> (ms) first. A session id reused by a new connection is another row, told apart by its login time.
+        /// </summary>
         public static class SessionCpu
         {
-            /// <summary>Key columns.</summary>
-            public static readonly string[] Keys = ["session_id"];
+            /// <summary>Key columns: the session id and its login time (server local time, ISO 8601, an identity only).</summary>
+            public static readonly string[] Keys = ["session_id", "login_time"];
             /// <summary>Counter columns.</summary>
             public static readonly string[] Counters = ["cpu_time", "reads", "writes", "logical_reads"];
             /// <summary>Gauge columns.</summary>

@@ -88,16 +88,19 @@ public static class DmvBundleWriter
             return;
         }
 
-        var deltas = DmvDelta.Over(snapshots);
+        // A session id that a new connection took over during the phase has two rows (two login times): both are its CPU.
+        var bySessionId = DmvDelta.Over(snapshots)
+            .GroupBy(d => int.Parse(d.KeyParts[0], CultureInfo.InvariantCulture))
+            .Select(g => (Id: g.Key, CpuMs: g.Sum(d => d.Deltas[0])));
         if (sessionScope)
         {
             // Workload runs: the runner writes sessions.csv from the context, keyed by driver session.
             var bySpid = phase.Sessions.Where(s => s.DbSessionId is not null).ToDictionary(s => s.DbSessionId!.Value, s => s.Session);
-            foreach (var d in deltas)
+            foreach (var (id, cpuMs) in bySessionId)
             {
-                if (bySpid.TryGetValue(int.Parse(d.Key, CultureInfo.InvariantCulture), out var session))
+                if (bySpid.TryGetValue(id, out var session))
                 {
-                    phase.SessionCpu[session] = new SessionCpuTime(d.Deltas[0], null);
+                    phase.SessionCpu[session] = new SessionCpuTime(cpuMs, null);
                 }
             }
 
@@ -105,10 +108,9 @@ public static class DmvBundleWriter
         }
 
         // Attach mode: no driver sessions; each observed session is listed by its session id (the runner writes sessions.csv).
-        foreach (var d in deltas)
+        foreach (var (id, cpuMs) in bySessionId)
         {
-            var id = int.Parse(d.Key, CultureInfo.InvariantCulture);
-            phase.ObserveSession(new WorkloadSessionInfo(id, null, id), new SessionCpuTime(d.Deltas[0], null));
+            phase.ObserveSession(new WorkloadSessionInfo(id, null, id), new SessionCpuTime(cpuMs, null));
         }
     }
 

@@ -27,7 +27,11 @@ public static class DmvQueries
         SELECT sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
         FROM sys.dm_os_spinlock_stats AS sl
         WHERE sl.collisions > 0 OR sl.spins > 0;
-        """, BundleColumns.Dmv.SpinlockStats.Keys, BundleColumns.Dmv.SpinlockStats.Counters, []);
+        """, BundleColumns.Dmv.SpinlockStats.Keys, BundleColumns.Dmv.SpinlockStats.Counters, [])
+    {
+        // backoffs is int in every catalog from 2016 to 2025; the other three are bigint.
+        Int32Counters = new HashSet<string>([BundleColumns.Dmv.SpinlockStats.Backoffs], StringComparer.Ordinal),
+    };
 
     /// <summary>Memory clerks summed over nodes and allocators, in KB.</summary>
     public static DmvDefinition MemoryClerks { get; } = new("memory_clerks", """
@@ -53,7 +57,11 @@ public static class DmvQueries
                sc.context_switches_count, sc.idle_switches_count, sc.yield_count
         FROM sys.dm_os_schedulers AS sc
         WHERE sc.status = N'VISIBLE ONLINE';
-        """, BundleColumns.Dmv.Schedulers.Keys, BundleColumns.Dmv.Schedulers.Counters, BundleColumns.Dmv.Schedulers.Gauges);
+        """, BundleColumns.Dmv.Schedulers.Keys, BundleColumns.Dmv.Schedulers.Counters, BundleColumns.Dmv.Schedulers.Gauges)
+    {
+        // All three are int: a scheduler switching 20,000 times a second passes 2^31 in about 30 hours.
+        Int32Counters = new HashSet<string>(BundleColumns.Dmv.Schedulers.Counters, StringComparer.Ordinal),
+    };
 
     /// <summary>Per-session waits of the workload's sessions (2016+; reset when a session opens or a pooled connection resets).</summary>
     public static DmvDefinition SessionWaitStats(SessionFilter filter) => new("session_wait_stats", $"""
@@ -63,12 +71,29 @@ public static class DmvQueries
         WHERE {filter.Predicate()};
         """, BundleColumns.Dmv.SessionWaitStats.Keys, BundleColumns.Dmv.WaitStats.Counters, BundleColumns.Dmv.WaitStats.Gauges);
 
-    /// <summary>Cumulative CPU and I/O of the workload's sessions.</summary>
+    /// <summary>
+    /// Cumulative CPU and I/O of the workload's sessions. <c>sys.dm_exec_sessions</c> adds a request's CPU and reads only
+    /// when its batch ends, so a statement running across a phase boundary would land whole in the later phase; adding
+    /// what the session's running requests have used so far (<c>sys.dm_exec_requests</c>) books it as it is spent, and the
+    /// sum stays continuous when the request ends and its figures move into the session's. A session id reused by a new
+    /// connection is a new row (the key holds its login time), so a decrease is never a restart; <c>cpu_time</c> follows
+    /// the session's own <c>int</c> column, which wraps on a session that has used 24.8 days of CPU.
+    /// </summary>
     public static DmvDefinition SessionCpu(SessionFilter filter) => new("session_cpu", $"""
-        SELECT s.session_id, s.cpu_time, s.reads, s.writes, s.logical_reads, s.memory_usage
+        SELECT s.session_id, CONVERT(char(23), s.login_time, 126) AS login_time, CONVERT(bigint, s.cpu_time) + ISNULL(r.cpu_time, 0) AS cpu_time, s.reads + ISNULL(r.reads, 0) AS reads,
+               s.writes + ISNULL(r.writes, 0) AS writes, s.logical_reads + ISNULL(r.logical_reads, 0) AS logical_reads, s.memory_usage
         FROM sys.dm_exec_sessions AS s
+        OUTER APPLY (
+            SELECT SUM(CONVERT(bigint, rq.cpu_time)) AS cpu_time, SUM(rq.reads) AS reads, SUM(rq.writes) AS writes, SUM(rq.logical_reads) AS logical_reads
+            FROM sys.dm_exec_requests AS rq
+            WHERE rq.session_id = s.session_id
+        ) AS r
         WHERE {filter.Predicate()};
-        """, BundleColumns.Dmv.SessionCpu.Keys, BundleColumns.Dmv.SessionCpu.Counters, BundleColumns.Dmv.SessionCpu.Gauges);
+        """, BundleColumns.Dmv.SessionCpu.Keys, BundleColumns.Dmv.SessionCpu.Counters, BundleColumns.Dmv.SessionCpu.Gauges)
+    {
+        Int32Counters = new HashSet<string>([BundleColumns.Dmv.SessionCpu.Counters[0]], StringComparer.Ordinal),
+        DecreasesAreTransient = true,
+    };
 
     /// <summary>Every numeric performance counter (names trimmed: the columns are nchar).</summary>
     public const string PerformanceCounters = """
