@@ -7,6 +7,7 @@ public sealed class PerformanceCounterMathTests
     private const string Stats = "SQLServer:SQL Statistics";
     private const string Buffer = "SQLServer:Buffer Manager";
     private const string Locks = "SQLServer:Locks";
+    private const string Access = "SQLServer:Access Methods";
 
     private static PerformanceCounterRow R(string obj, string counter, long value, int type, string instance = "") => new(obj, counter, instance, value, type);
 
@@ -19,6 +20,8 @@ public sealed class PerformanceCounterMathTests
         R(Locks, "Average Wait Time (ms)", 5_000, PerformanceCounterMath.AverageBulk, "_Total"),
         R(Locks, "Average Wait Time Base", 100, PerformanceCounterMath.LargeRawBase, "_Total"),
         R(Stats, "SQL Compilations/sec", 9_000, PerformanceCounterMath.BulkCount),
+        R(Access, "Worktables From Cache Ratio", 30, PerformanceCounterMath.LargeRawFraction),
+        R(Access, "Worktables From Cache Base", 40, PerformanceCounterMath.LargeRawBase),
     ];
 
     private static readonly PerformanceCounterRow[] After =
@@ -30,6 +33,8 @@ public sealed class PerformanceCounterMathTests
         R(Locks, "Average Wait Time (ms)", 6_200, PerformanceCounterMath.AverageBulk, "_Total"),
         R(Locks, "Average Wait Time Base", 104, PerformanceCounterMath.LargeRawBase, "_Total"),
         R(Stats, "SQL Compilations/sec", 40, PerformanceCounterMath.BulkCount),
+        R(Access, "Worktables From Cache Ratio", 36, PerformanceCounterMath.LargeRawFraction),
+        R(Access, "Worktables From Cache Base", 48, PerformanceCounterMath.LargeRawBase),
     ];
 
     private static PerformanceCounterValue V(string counter) =>
@@ -43,6 +48,9 @@ public sealed class PerformanceCounterMathTests
 
     [Fact]
     public void Raw_fraction_is_a_percentage_of_its_base() => Assert.Equal(99.0, V("Buffer cache hit ratio").Value, 6);
+
+    [Fact]
+    public void A_ratio_finds_the_base_that_drops_the_word_ratio() => Assert.Equal(75.0, V("Worktables From Cache Ratio").Value, 6);
 
     [Fact]
     public void Average_bulk_divides_the_deltas_and_finds_a_base_without_the_units()

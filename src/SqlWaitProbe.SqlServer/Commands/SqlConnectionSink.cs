@@ -9,12 +9,21 @@ public sealed class SqlConnectionSink : ISqlCommandSink, IAsyncDisposable
     private readonly SqlConnection _connection;
     private readonly int _timeoutSeconds;
 
+    /// <summary>
+    /// The limit of every statement that names none: the probe's control, snapshot and XE statements take milliseconds
+    /// on a healthy server, and one blocked behind a lock or a stuck scheduler must not hang a phase's stop.
+    /// </summary>
+    public const int DefaultTimeoutSeconds = 30;
+
     /// <summary>Wraps an open connection; the sink owns and disposes it.</summary>
-    public SqlConnectionSink(SqlConnection connection, int commandTimeoutSeconds = 0)
+    public SqlConnectionSink(SqlConnection connection, int commandTimeoutSeconds = DefaultTimeoutSeconds)
     {
         _connection = connection;
         _timeoutSeconds = commandTimeoutSeconds;
     }
+
+    /// <summary>The command timeout, in seconds, <paramref name="statement"/> runs with on this sink (0: none).</summary>
+    public int TimeoutFor(SqlStatement statement) => statement.TimeoutSeconds ?? _timeoutSeconds;
 
     /// <summary>The wrapped connection.</summary>
     public SqlConnection Connection => _connection;
@@ -87,6 +96,6 @@ public sealed class SqlConnectionSink : ISqlCommandSink, IAsyncDisposable
         }
 
         Log.Debug("sql {Purpose}", statement.Purpose);
-        return new SqlCommand(statement.Text, _connection) { CommandTimeout = _timeoutSeconds };
+        return new SqlCommand(statement.Text, _connection) { CommandTimeout = TimeoutFor(statement) };
     }
 }

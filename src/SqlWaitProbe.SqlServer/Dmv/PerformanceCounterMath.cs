@@ -48,11 +48,11 @@ public static class PerformanceCounterMath
                     break;
                 }
 
-                case LargeRawFraction when bases.TryGetValue((r.ObjectName, Stem(r.CounterName), r.InstanceName), out var b) && b.Value != 0:
+                case LargeRawFraction when BaseOf(bases, r) is { } b && b.Value != 0:
                     result.Add(Value(r, 100.0 * r.Value / b.Value, "fraction", false));
                     break;
                 case AverageBulk when old.TryGetValue(r.Id, out var o)
-                                      && bases.TryGetValue((r.ObjectName, Stem(r.CounterName), r.InstanceName), out var b)
+                                      && BaseOf(bases, r) is { } b
                                       && old.TryGetValue(b.Id, out var ob):
                 {
                     var (a, ra) = Delta(o.Value, r.Value);
@@ -97,6 +97,19 @@ public static class PerformanceCounterMath
         }
 
         return name.TrimEnd();
+    }
+
+    // Most bases repeat their counter's name ("Buffer cache hit ratio" / "Buffer cache hit ratio base"); a few drop a
+    // trailing "ratio" ("Worktables From Cache Ratio" / "Worktables From Cache Base"), so that is the second try.
+    private static PerformanceCounterRow? BaseOf(Dictionary<(string, string, string), PerformanceCounterRow> bases, PerformanceCounterRow r)
+    {
+        var stem = Stem(r.CounterName);
+        if (bases.TryGetValue((r.ObjectName, stem, r.InstanceName), out var b))
+        {
+            return b;
+        }
+
+        return stem.EndsWith(" ratio", StringComparison.Ordinal) && bases.TryGetValue((r.ObjectName, stem[..^6].TrimEnd(), r.InstanceName), out b) ? b : null;
     }
 
     private static (long Delta, bool Restarted) Delta(long before, long after) => after >= before ? (after - before, false) : (after, true);

@@ -15,6 +15,7 @@ public static class ServerStateReset
         new("reset: clear wait stats", "DBCC SQLPERF('sys.dm_os_wait_stats', CLEAR);"),
         new("reset: clear latch stats", "DBCC SQLPERF('sys.dm_os_latch_stats', CLEAR);"),
         new("reset: clear spinlock stats", "DBCC SQLPERF('sys.dm_os_spinlock_stats', CLEAR);"),
-        new("reset: flush dirty pages and drop clean buffers", "CHECKPOINT;\nDBCC DROPCLEANBUFFERS;", workloadDatabase),
+        // A checkpoint writes every dirty page of the database: its length is the database's, not the probe's.
+        new("reset: flush dirty pages and drop clean buffers", "CHECKPOINT;\nDBCC DROPCLEANBUFFERS;", workloadDatabase) { TimeoutSeconds = SqlStatement.Unbounded },
     ];
 }

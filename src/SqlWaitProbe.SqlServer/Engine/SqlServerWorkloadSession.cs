@@ -16,7 +16,7 @@ public sealed class SqlServerWorkloadSession : IWorkloadSession
     {
         Info = info;
         _sink = sink;
-        _statement = new SqlStatement("workload query", query);
+        _statement = new SqlStatement("workload query", query) { TimeoutSeconds = SqlStatement.Unbounded };
         if (sink is SqlConnectionSink live)
         {
             _command = new SqlCommand(query, live.Connection) { CommandTimeout = 0 };

@@ -33,7 +33,7 @@ public sealed class SqlServerWorkloadTarget : IWorkloadTarget
     public static SqlStatement CreateDatabase(string database) => new("create the workload database if absent", $"""
         IF DB_ID({SessionFilter.Literal(database)}) IS NULL
             CREATE DATABASE [{database.Replace("]", "]]", StringComparison.Ordinal)}];
-        """);
+        """) { TimeoutSeconds = SqlStatement.Unbounded };
 
     /// <inheritdoc />
     public async Task PrepareAsync(IProgress<string> progress, CancellationToken cancellationToken)
@@ -43,7 +43,7 @@ public sealed class SqlServerWorkloadTarget : IWorkloadTarget
         for (var i = 0; i < _workload.Setup.Count; i++)
         {
             progress.Report($"setup {i + 1}/{_workload.Setup.Count} of {_workload.Name} (tables of the right shape and size are reused)");
-            await _control.ExecuteAsync(new SqlStatement($"workload setup {i + 1}/{_workload.Setup.Count}", _workload.Setup[i], _database), cancellationToken);
+            await _control.ExecuteAsync(new SqlStatement($"workload setup {i + 1}/{_workload.Setup.Count}", _workload.Setup[i], _database) { TimeoutSeconds = SqlStatement.Unbounded }, cancellationToken);
         }
     }
 

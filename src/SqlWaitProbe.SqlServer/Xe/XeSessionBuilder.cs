@@ -16,6 +16,9 @@ public sealed class XeSessionBuilder
 
     private readonly XeSessionOptions _options;
 
+    /// <summary>The time limit of reading the event files through the server, in seconds.</summary>
+    public const int EventFileReadTimeoutSeconds = 600;
+
     /// <summary>Creates a builder; the run id must be letters and digits (it becomes part of identifiers).</summary>
     public XeSessionBuilder(XeSessionOptions options)
     {
@@ -151,10 +154,11 @@ public sealed class XeSessionBuilder
         var path = filePattern is null
             ? $"N'{_options.SessionName(XeStream.Pages)}*.xel' /* the server-side path read above from current_file */"
             : SessionFilter.Literal(filePattern);
+        // Up to --max-xe-mb of events stream back: minutes on a slow link, but not without end.
         return new SqlStatement("read page events from the event files", $"""
             SELECT f.object_name, f.event_data, f.file_name, f.file_offset
             FROM sys.fn_xe_file_target_read_file({path}, NULL, NULL, NULL) AS f;
-            """);
+            """) { TimeoutSeconds = EventFileReadTimeoutSeconds };
     }
 
     /// <summary>The event predicate: the workload's sessions, or the attach-mode filters.</summary>
