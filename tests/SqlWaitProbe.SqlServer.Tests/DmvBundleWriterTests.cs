@@ -60,6 +60,31 @@ public sealed class DmvBundleWriterTests
     }
 
     [Fact]
+    public void Attach_series_leave_out_background_threads_waiting_for_work_and_keep_commit_waits()
+    {
+        // Server-wide waits as an attach capture reads them on an availability-group replica: the dispatcher and the HADR
+        // work queue wait all the time, whether or not anything is slow.
+        SqlResult Server(long dispatcher, long queue, long sync) => new(["wait_type", "waiting_tasks_count", "wait_time_ms", "signal_wait_time_ms", "max_wait_time_ms"],
+            [["SOS_WORK_DISPATCHER", 5L, dispatcher, 0L, 9L], ["HADR_WORK_QUEUE", 5L, queue, 0L, 9L], ["HADR_SYNC_COMMIT", 5L, sync, 1L, 9L]]);
+        var data = new DmvPhaseData();
+        data.Add(DmvSnapshot.FromResult(DmvQueries.WaitStats, T0, Server(1_000, 1_000, 10)));
+        data.Add(DmvSnapshot.FromResult(DmvQueries.WaitStats, T0.AddSeconds(1), Server(9_000, 5_000, 70)));
+
+        var root = TestData.TempFolder();
+        var phase = new PhaseContext("attach", 0, root, []);
+        DmvBundleWriter.Write(phase, data, sessionScope: false);
+
+        var series = phase.Series.Snapshot().Select(p => p.Series).ToHashSet();
+        Assert.Contains("wait.HADR_SYNC_COMMIT", series);
+        Assert.DoesNotContain("wait.SOS_WORK_DISPATCHER", series);
+        Assert.DoesNotContain("wait.HADR_WORK_QUEUE", series);
+        using var reader = new StreamReader(Path.Combine(root, "phases/attach/waits.csv"));
+        var rows = Csv.ReadRows(reader).ToList();
+        Assert.Contains(rows, r => r["wait_type"] == "SOS_WORK_DISPATCHER" && r["category"] == "Idle");
+        Assert.Contains(rows, r => r["wait_type"] == "HADR_SYNC_COMMIT" && r["category"] == "Replication");
+    }
+
+    [Fact]
     public void Preflight_names_the_missing_permission_or_version()
     {
         var ok = new ServerInfo(16, "16.0", "SQL Server 2022", true, true, true, "probe");

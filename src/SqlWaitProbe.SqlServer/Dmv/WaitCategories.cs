@@ -26,6 +26,26 @@ public static class WaitCategories
         ["LOGMGR_QUEUE"] = "Idle", ["DIRTY_PAGE_POLL"] = "Idle", ["WAITFOR"] = "Idle", ["SP_SERVER_DIAGNOSTICS_SLEEP"] = "Idle",
         ["QDS_PERSIST_TASK_MAIN_LOOP_SLEEP"] = "Idle", ["QDS_ASYNC_QUEUE"] = "Idle", ["ONDEMAND_TASK_QUEUE"] = "Idle",
         ["KSOURCE_WAKEUP"] = "Idle", ["FSAGENT"] = "Idle", ["DISPATCHER_QUEUE_SEMAPHORE"] = "Idle",
+
+        // Background threads that wait for work: they accumulate wait time whether or not anything is slow, so counted as
+        // resource waits they dominate attach-mode series. HADR_SYNC_COMMIT and the other HADR_ waits a commit can sit in
+        // stay under Replication.
+        ["SOS_WORK_DISPATCHER"] = "Idle", ["HADR_WORK_QUEUE"] = "Idle", ["HADR_TIMER_TASK"] = "Idle",
+        ["HADR_NOTIFICATION_DEQUEUE"] = "Idle", ["HADR_CLUSAPI_CALL"] = "Idle", ["HADR_LOGCAPTURE_WAIT"] = "Idle",
+        ["HADR_FILESTREAM_IOMGR_IOCOMPLETION"] = "Idle", ["CHKPT"] = "Idle", ["CLR_AUTO_EVENT"] = "Idle",
+        ["CLR_MANUAL_EVENT"] = "Idle", ["CLR_SEMAPHORE"] = "Idle", ["DBMIRROR_DBM_EVENT"] = "Idle",
+        ["DBMIRROR_EVENTS_QUEUE"] = "Idle", ["DBMIRROR_WORKER_QUEUE"] = "Idle", ["DBMIRRORING_CMD"] = "Idle",
+        ["EXECSYNC"] = "Idle", ["FT_IFTS_SCHEDULER_IDLE_WAIT"] = "Idle", ["FT_IFTSHC_MUTEX"] = "Idle",
+        ["PARALLEL_REDO_DRAIN_WORKER"] = "Idle", ["PARALLEL_REDO_LOG_CACHE"] = "Idle", ["PARALLEL_REDO_TRAN_LIST"] = "Idle",
+        ["PARALLEL_REDO_WORKER_SYNC"] = "Idle", ["PARALLEL_REDO_WORKER_WAIT_WORK"] = "Idle", ["REDO_THREAD_PENDING_WORK"] = "Idle",
+        ["PREEMPTIVE_XE_GETTARGETSTATE"] = "Idle", ["PREEMPTIVE_OS_FLUSHFILEBUFFERS"] = "Idle",
+        ["PWAIT_ALL_COMPONENTS_INITIALIZED"] = "Idle", ["PWAIT_DIRECTLOGCONSUMER_GETNEXT"] = "Idle",
+        ["PWAIT_EXTENSIBILITY_CLEANUP_TASK"] = "Idle", ["PVS_PREALLOCATE"] = "Idle",
+        ["QDS_CLEANUP_STALE_QUERIES_TASK_MAIN_LOOP_SLEEP"] = "Idle", ["QDS_SHUTDOWN_QUEUE"] = "Idle",
+        ["RESOURCE_QUEUE"] = "Idle", ["SERVER_IDLE_CHECK"] = "Idle", ["SNI_HTTP_ACCEPT"] = "Idle",
+        ["UCS_SESSION_REGISTRATION"] = "Idle", ["WAIT_FOR_RESULTS"] = "Idle", ["WAITFOR_TASKSHUTDOWN"] = "Idle",
+        ["WAIT_XTP_RECOVERY"] = "Idle", ["WAIT_XTP_HOST_WAIT"] = "Idle", ["WAIT_XTP_OFFLINE_CKPT_NEW_LOG"] = "Idle",
+        ["WAIT_XTP_CKPT_CLOSE"] = "Idle", ["VDI_CLIENT_OTHER"] = "Idle",
     };
 
     /// <summary>The category of a wait type (<c>Other</c> when unknown).</summary>
