@@ -55,6 +55,9 @@ public sealed record AnalysisResult
     /// <summary>One verdict per phase, from the findings, in the order the phases ran.</summary>
     public IReadOnlyList<PhaseVerdict> Verdicts { get; init; } = [];
 
+    /// <summary>The collector modules' own report sections, in registration order.</summary>
+    public IReadOnlyList<EvidenceSection> ModuleSections { get; init; } = [];
+
     /// <summary>Data-quality notes (also as findings when serious).</summary>
     public IReadOnlyList<string> DataQuality { get; init; } = [];
 

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Stacks;
 using System.Globalization;
 using SqlWaitProbe.Analysis.Correlation;
 using SqlWaitProbe.Analysis.Findings;
@@ -14,13 +15,17 @@ namespace SqlWaitProbe.Analysis;
 /// <summary>Runs the whole analysis of a bundle: readers, ledgers, growth, correlation, findings.</summary>
 public static class BundleAnalyzer
 {
-    /// <summary>Analyses <paramref name="bundle"/>. <paramref name="extraTags"/> adds imported stack tags; <paramref name="focus"/> adds a callers/callees view.</summary>
-    public static AnalysisResult Analyze(CaptureBundle bundle, StackTagSet? extraTags = null, string? focus = null, IProgress<string>? progress = null, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Analyses <paramref name="bundle"/> with what <paramref name="modules"/> contribute (the engine's stack tags).
+    /// <paramref name="extraTags"/> adds imported stack tags; <paramref name="focus"/> adds a callers/callees view.
+    /// </summary>
+    public static AnalysisResult Analyze(CaptureBundle bundle, AnalysisModules modules, StackTagSet? extraTags = null, string? focus = null, IProgress<string>? progress = null, CancellationToken cancellationToken = default)
     {
         var manifest = WithoutCredentials(bundle.Manifest);
         progress?.Report("reading phases");
-        var phases = BundleReader.ReadPhases(bundle, cancellationToken);
-        var tags = BuiltInStackTags.ForEngine(manifest.Engine);
+        var phases = BundleReader.ReadPhases(bundle, modules.Collectors, cancellationToken);
+        ArgumentNullException.ThrowIfNull(modules);
+        var tags = modules.TagsFor(manifest.Engine);
         if (extraTags is not null)
         {
             // Imported tags come first so they win over built-in ones on the same frame at equal priority.
@@ -82,7 +87,8 @@ public static class BundleAnalyzer
             DataQuality = DataQualityNotes(bundle, phases),
         };
         var withFindings = result with { Findings = CaptureRules.Evaluate(result) };
-        return withFindings with { Verdicts = PhaseVerdicts.Of(withFindings) };
+        var withVerdicts = withFindings with { Verdicts = PhaseVerdicts.Of(withFindings) };
+        return withVerdicts with { ModuleSections = [.. modules.Collectors.SelectMany(m => m.Sections(withVerdicts))] };
     }
 
     // A bundle from an older probe (or edited by hand) may hold a password in its options or settings: what the

@@ -1,4 +1,4 @@
-using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Core.Collectors;
 
 namespace SqlWaitProbe.Capture;
 
@@ -13,7 +13,15 @@ public static class CaptureDryRun
         await engine.WriteDryRunAsync(request.Plan, output, cancellationToken);
         output.WriteLine();
         output.WriteLine("OS collectors on this machine, per phase:");
-        foreach (var choice in OsCollectorSelector.Select(request.Os, engine.ServerProcess, engine.LooksLocal, engine.ProcessPerSession, OsFacts.ThisMachine))
+        var setup = new OsSetup
+        {
+            Options = request.Values,
+            ServerProcess = engine.ServerProcess,
+            ServerIsLocal = engine.LooksLocal,
+            ProcessPerSession = engine.ProcessPerSession,
+            PhaseSeconds = request.Plan.Duration?.TotalSeconds,
+        };
+        foreach (var choice in request.OsCollectors.Choose(setup).SelectMany(m => m.Choices))
         {
             output.WriteLine("  " + choice.Description);
         }

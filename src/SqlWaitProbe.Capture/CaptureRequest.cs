@@ -1,9 +1,10 @@
 using System.Globalization;
-using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Capture;
 
@@ -23,8 +24,14 @@ public sealed record CaptureRequest
     /// <summary>Bundle folder.</summary>
     public required string Output { get; init; }
 
-    /// <summary>CPU collector, sampling rate and their limits.</summary>
-    public OsCollectorOptions Os { get; init; } = new();
+    /// <summary>The options as the user typed them, which the OS collectors read.</summary>
+    public OptionValues Values { get; init; } = OptionValues.None;
+
+    /// <summary>The OS collectors this machine can run.</summary>
+    public required OsCollectorCatalog OsCollectors { get; init; }
+
+    /// <summary>What the capture owns on this machine (run folder, child processes); the engine shares it.</summary>
+    public required RunScope Scope { get; init; }
 
     /// <summary>Hard cap on the whole capture.</summary>
     public TimeSpan MaxDuration { get; init; } = TimeSpan.FromHours(2);
@@ -44,46 +51,38 @@ public sealed record CaptureRequest
     /// <summary>Workload name for logs, the manifest and the default folder: <c>attach</c> in attach mode.</summary>
     public string WorkloadName => Engine.Workload?.Name ?? PhaseNames.Attach;
 
-    /// <summary>Validates the engine-neutral options of <paramref name="arguments"/> for <paramref name="engine"/>; throws <see cref="BadInputException"/>.</summary>
-    public static CaptureRequest Build(CaptureArguments arguments, IEngine engine)
+    /// <summary>
+    /// Validates the engine-neutral options of <paramref name="options"/> for <paramref name="engine"/>, the collectors'
+    /// included; throws <see cref="BadInputException"/>. <paramref name="scope"/> is the one the engine was made with.
+    /// </summary>
+    public static CaptureRequest Build(OptionValues options, IEngine engine, OsCollectorCatalog collectors, RunScope scope)
     {
-        if (arguments.Duration is not null && arguments.Iterations is not null)
+        var durationText = options.Get(CommonOptions.Duration);
+        var iterations = options.Get(CommonOptions.Iterations);
+        if (durationText is not null && iterations is not null)
         {
             throw new BadInputException("give --duration or --iterations, not both");
         }
 
-        if (engine.Workload is null && arguments.Iterations is not null)
+        if (engine.Workload is null && iterations is not null)
         {
             throw new BadInputException("attach mode runs no workload: give --duration, not --iterations");
         }
 
-        if (arguments.Iterations is <= 0)
+        if (iterations is <= 0)
         {
             throw new BadInputException("--iterations must be at least 1");
         }
 
-        if (arguments.MinFreeDiskMegabytes < 0)
-        {
-            throw new BadInputException($"--min-free-disk-mb must be 0 or more MB (got {arguments.MinFreeDiskMegabytes.ToString(CultureInfo.InvariantCulture)})");
-        }
-
-        TimeSpan? duration = arguments.Duration is null ? null : DurationParser.Parse(arguments.Duration);
+        var minFreeDisk = options.Get(SessionOptions.MinFreeDiskMegabytes);
+        TimeSpan? duration = durationText is null ? null : DurationParser.Parse(durationText);
         var plan = engine.Workload is null
             ? CapturePlan.ForAttach(duration ?? TimeSpan.FromSeconds(30))
-            : CapturePlan.Build(ThreadsParser.Parse(arguments.Threads), !arguments.NoBaseline, duration, arguments.Iterations);
-        var os = new OsCollectorOptions
-        {
-            Cpu = arguments.Cpu?.Trim().ToLowerInvariant(),
-            OffCpu = arguments.OffCpu?.Trim().ToLowerInvariant() ?? OsCollectorOptions.DefaultOffCpu,
-            SampleHz = arguments.SampleHz,
-            SampleHzGiven = arguments.IsGiven("--sample-hz"),
-            MaxPerfMegabytes = arguments.MaxPerfMegabytes,
-            CallGraph = arguments.CallGraph,
-            PhaseSeconds = plan.Duration?.TotalSeconds,
-            Symbols = arguments.Symbols,
-            Offline = arguments.Offline,
-        };
-        if (OsCollectorSelector.Validate(os, OperatingSystem.IsWindows()) is { } error)
+            : CapturePlan.Build(ThreadsParser.Parse(options.Get(CommonOptions.Threads)), !options.Get(CommonOptions.NoBaseline), duration, iterations);
+        // Before the collectors' own checks, as always: the sampling rate and --offcpu, which every platform reads.
+        options.Get(CpuOptions.SampleHz);
+        CpuOptions.OffCpuOn(options);
+        if (collectors.Validate(options) is { } error)
         {
             throw new BadInputException(error);
         }
@@ -93,14 +92,16 @@ public sealed record CaptureRequest
         {
             Engine = engine,
             Plan = plan,
-            Output = arguments.Output
+            Output = options.Get(SessionOptions.Output)?.FullName
                 ?? Path.GetFullPath(Path.Combine("probe-runs", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + name)),
-            Os = os,
-            MaxDuration = DurationParser.Parse(arguments.MaxDuration, "--max-duration"),
-            MinFreeDiskMegabytes = arguments.MinFreeDiskMegabytes,
-            NoAnalyze = arguments.NoAnalyze,
-            Force = arguments.Force,
-            Options = arguments.AsGiven(engine.RedactOption),
+            Values = options,
+            OsCollectors = collectors,
+            Scope = scope,
+            MaxDuration = DurationParser.Parse(options.Get(SessionOptions.MaxDuration), "--max-duration"),
+            MinFreeDiskMegabytes = minFreeDisk,
+            NoAnalyze = options.Get(SessionOptions.NoAnalyze),
+            Force = options.Get(SessionOptions.Force),
+            Options = options.AsGiven(engine.RedactOption),
         };
     }
 }

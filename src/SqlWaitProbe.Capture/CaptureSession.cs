@@ -1,13 +1,11 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Serilog;
-using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Secrets;
-using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Phases;
 
 namespace SqlWaitProbe.Capture;
@@ -29,7 +27,7 @@ public static class CaptureSession
     {
         var sessionStart = Stopwatch.GetTimestamp();
         var engine = request.Engine;
-        if (OsCollectorSelector.Refusal(request.Os, OsFacts.ThisMachine) is { } refusal)
+        if (request.OsCollectors.Refusal(request.Values) is { } refusal)
         {
             throw new EnvironmentProblemException(refusal);
         }
@@ -41,8 +39,7 @@ public static class CaptureSession
         using var reserve = Reserve(writer.Root, existed);
         using var signals = CaptureSignals.Begin(error, () =>
         {
-            PerfRecordCollector.KillAll();
-            Linux.OffCpu.OffCpuCollector.KillAll();
+            request.Scope.KillAll();
             engine.KillNow();
         });
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
@@ -83,22 +80,33 @@ public static class CaptureSession
             // A setting can hold a credential (primary_conninfo with its password): masked before it is written anywhere.
             manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = CredentialRules.RedactSettings(server.Configuration) });
             progress.Report(server.Summary);
-            var choices = OsCollectorSelector.Select(request.Os, engine.ServerProcess, server.IsLocal, engine.ProcessPerSession, OsFacts.ThisMachine);
-            var callGraph = OsCollectorSelector.CallGraph(request.Os, OsFacts.ThisMachine);
-            if (choices.Any(c => c.Kind == OsCollectorKind.Perf && c.Runs))
+            var setup = new OsSetup
             {
-                Log.Information("CPU stacks: call graph {Mode} ({Reason})", callGraph.Mode, callGraph.Reason);
-            }
-            foreach (var failed in choices.Where(c => c.Status == CollectorStatus.Failed))
+                Options = request.Values,
+                ServerProcess = engine.ServerProcess,
+                ServerIsLocal = server.IsLocal,
+                ProcessPerSession = engine.ProcessPerSession,
+                PhaseSeconds = request.Plan.Duration?.TotalSeconds,
+                ServerPid = server.ServerPid,
+                Scope = request.Scope,
+            };
+            var chosen = request.OsCollectors.Choose(setup);
+            foreach (var note in chosen.SelectMany(m => m.Choices).Where(c => c.Runs && c.Note is not null))
             {
-                progress.Report((OsCollectors.IsCpuStacks(failed) ? "no CPU stacks: " : $"no {failed.Name}: ") + failed.Reason);
+                Log.Information("{Note}", note.Note);
             }
 
+            foreach (var failed in chosen.SelectMany(m => m.Choices).Where(c => c.Status == CollectorStatus.Failed))
+            {
+                progress.Report($"no {failed.Title ?? failed.Name}: {failed.Reason}");
+            }
+
+            // Counters first, the engine's collectors next, CPU stacks last so they do not sample the others starting.
             IReadOnlyList<ICollector> Collectors(PhaseContext phase) =>
             [
-                .. OsCollectors.For(choices.Where(c => !OsCollectors.IsStacks(c)), phase, request.Os, engine.RunId, engine.ServerProcess),
+                .. OsCollectorCatalog.Create(chosen, CollectorStage.Counters, phase, setup),
                 .. engine.CollectorsFor(phase),
-                .. OsCollectors.For(choices.Where(OsCollectors.IsStacks), phase, request.Os, engine.RunId, engine.ServerProcess, server.ServerPid, callGraph),
+                .. OsCollectorCatalog.Create(chosen, CollectorStage.Stacks, phase, setup),
             ];
 
             if (engine.Workload is { } workload)

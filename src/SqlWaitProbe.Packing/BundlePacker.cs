@@ -1,6 +1,7 @@
 using System.IO.Compression;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Text;
@@ -15,12 +16,12 @@ namespace SqlWaitProbe.Packing;
 public static class BundlePacker
 {
     /// <summary>
-    /// Writes <paramref name="zipPath"/> from the bundle (report included). With <paramref name="redact"/>, the copy is
+    /// Writes <paramref name="zipPath"/> from the bundle (report included). With <paramref name="redact"/> (the registered engines' redaction rules), the copy is
     /// redacted and its manifest's file hashes are recomputed so the packed bundle verifies. The raw ETW traces
     /// (<c>cpu/trace.etl</c>, large, and holding every process of the machine) go only with <paramref name="withTraces"/>
     /// and never redacted; the packed manifest then no longer lists them. Returns notes for the user.
     /// </summary>
-    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, bool redact, bool withTraces = false)
+    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, RedactionRules? redact, bool withTraces = false)
     {
         var notes = new List<string>();
         // Scratch in a private run folder: removed at the end, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
@@ -29,7 +30,7 @@ public static class BundlePacker
         var full = Path.GetFullPath(zipPath);
         try
         {
-            var keepTraces = withTraces && !redact;
+            var keepTraces = withTraces && redact is null;
             var unlisted = CopyListed(bundle, staging, keepTraces);
             if (unlisted > 0)
             {
@@ -44,13 +45,13 @@ public static class BundlePacker
                 var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);
                 File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = [.. manifest.Files.Where(f => !BundlePaths.IsEtwTrace(f.Path))] }, ProbeJson.Options));
                 notes.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"left out {traces.Length} raw ETW trace(s) ({traces.Sum(t => t.Bytes) / 1e6:0.0} MB; the stack files made from them are packed){(redact ? ": a trace cannot be redacted" : "; add --with-trace to pack them")}"));
+                    $"left out {traces.Length} raw ETW trace(s) ({traces.Sum(t => t.Bytes) / 1e6:0.0} MB; the stack files made from them are packed){(redact is not null ? ": a trace cannot be redacted" : "; add --with-trace to pack them")}"));
             }
 
-            if (redact)
+            if (redact is not null)
             {
                 var sqlPath = Path.Combine(staging, BundlePaths.WorkloadSql);
-                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, LocalFolders(bundle));
+                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, redact, LocalFolders(bundle));
                 var removed = redactor.RedactFolder(staging);
                 var manifestPath = Path.Combine(staging, BundlePaths.Manifest);
                 var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);

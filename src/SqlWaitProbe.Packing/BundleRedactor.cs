@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Secrets;
 using SqlWaitProbe.Core.Text;
@@ -16,27 +17,36 @@ namespace SqlWaitProbe.Packing;
 /// </summary>
 public sealed partial class BundleRedactor
 {
-    private static readonly string[] HostKeys = ["host", "server", "data source", "datasource", "address", "addr"];
-    private static readonly string[] DatabaseKeys = ["database", "db", "dbname", "initial catalog"];
-    private static readonly string[] LoginKeys = ["login", "user", "username", "user id", "uid"];
-    private static readonly string[] AppKeys = ["application", "app", "application name", "application-name", "applicationname"];
+    // The probe's own options name these; each engine adds its connection-string keys and own words (RedactionRules).
+    private static readonly RedactionRules ProbeRules = new()
+    {
+        OwnWords = ["root", "admin", "probe", "user", "public", "default"],
+        HostKeys = ["server"],
+        DatabaseKeys = ["database"],
+        LoginKeys = ["login", "user"],
+        AppKeys = ["application", "app"],
+    };
+
     private static readonly string[] TextExtensions = [".json", ".csv", ".log", ".sql", ".md", ".html", ".svg", ".txt", ".folded", ".stacktags", ".xml"];
-    // Names that are also the engine's own words: replacing them would turn "postgres" the process into db-1.
-    private static readonly string[] CommonWords = ["postgres", "postgresql", "sqlserver", "sqlservr", "master", "tempdb", "model", "msdb", "template0", "template1", "sa", "root", "admin", "probe", "user", "public", "default"];
     private readonly List<(string Original, string Placeholder)> _map = [];
     private readonly List<string> _kept = [];
     private readonly HashSet<string> _ownWords;
     private readonly List<string> _secrets = [];
     private readonly Dictionary<string, int> _replaced = new(StringComparer.Ordinal);
     private readonly Dictionary<string, string> _addresses = new(StringComparer.OrdinalIgnoreCase);
+    private readonly RedactionRules _rules;
 
     /// <summary>
     /// Builds the replacement map from the manifest, the workload SQL (null in attach mode) and local folders
     /// (the bundle's folder where it was written and where it is now; they may name the user) that become <c>path-N</c>.
+    /// <paramref name="engines"/> are the registered engines' rules: words that are an engine's own stay (replacing
+    /// them would turn "postgres" the process into db-1), and their connection-string keys say what a value names.
     /// </summary>
-    public BundleRedactor(BundleManifest manifest, string? workloadSql, IEnumerable<string>? localFolders = null)
+    public BundleRedactor(BundleManifest manifest, string? workloadSql, RedactionRules engines, IEnumerable<string>? localFolders = null)
     {
-        _ownWords = new HashSet<string>(CommonWords.Concat([manifest.Engine, manifest.ServerProcess, manifest.Workload]).Where(w => w.Length > 0), StringComparer.OrdinalIgnoreCase);
+        ArgumentNullException.ThrowIfNull(engines);
+        _rules = engines.Merge(ProbeRules);
+        _ownWords = new HashSet<string>(_rules.OwnWords.Concat([manifest.Engine, manifest.ServerProcess, manifest.Workload]).Where(w => w.Length > 0), StringComparer.OrdinalIgnoreCase);
         var counters = new Dictionary<string, int>(StringComparer.Ordinal);
         foreach (var folder in localFolders ?? [])
         {
@@ -278,10 +288,10 @@ public sealed partial class BundleRedactor
 
     private void Classify(string key, string value, Dictionary<string, int> counters)
     {
-        if (HostKeys.Contains(key)) Add(StripPort(value), "host", counters);
-        else if (DatabaseKeys.Contains(key)) Add(value, "db", counters);
-        else if (LoginKeys.Contains(key)) Add(value, "login", counters);
-        else if (AppKeys.Contains(key)) Add(value, "app", counters);
+        if (_rules.HostKeys.Contains(key)) Add(StripPort(value), "host", counters);
+        else if (_rules.DatabaseKeys.Contains(key)) Add(value, "db", counters);
+        else if (_rules.LoginKeys.Contains(key)) Add(value, "login", counters);
+        else if (_rules.AppKeys.Contains(key)) Add(value, "app", counters);
         else if (key is "query" or "sql") Add(value, "query", counters);
     }
 

@@ -11,10 +11,10 @@ public static class ReportBuilder
     /// Builds the report of <paramref name="bundle"/> into <paramref name="outputFolder"/>; returns each phase's verdict
     /// with its next step, then the other findings' titles, most severe first.
     /// </summary>
-    public static Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, IProgress<string> progress, CancellationToken cancellationToken) =>
-        BuildAsync(bundle, outputFolder, new ReportOptions(), progress, cancellationToken);
+    public static Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, AnalysisModules modules, IProgress<string> progress, CancellationToken cancellationToken) =>
+        BuildAsync(bundle, outputFolder, new ReportOptions { Modules = modules }, progress, cancellationToken);
 
-    /// <summary>As <see cref="BuildAsync(CaptureBundle, string, IProgress{string}, CancellationToken)"/> with options.</summary>
+    /// <summary>As <see cref="BuildAsync(CaptureBundle, string, AnalysisModules, IProgress{string}, CancellationToken)"/> with options.</summary>
     public static async Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var result = await BuildReportAsync(bundle, outputFolder, options, progress, cancellationToken);
@@ -28,7 +28,7 @@ public static class ReportBuilder
     public static Task<ReportResult> BuildReportAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken) =>
         Task.Run(() =>
         {
-            var analysis = BundleAnalyzer.Analyze(bundle, options.ExtraTags, options.Focus, progress, cancellationToken);
+            var analysis = BundleAnalyzer.Analyze(bundle, options.Modules, options.ExtraTags, options.Focus, progress, cancellationToken);
             var (files, failures) = CaptureReportWriter.WriteAll(outputFolder, analysis, options, progress, cancellationToken);
             return new ReportResult(analysis, files) { Failures = failures };
         }, cancellationToken);

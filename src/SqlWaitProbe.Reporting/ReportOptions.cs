@@ -1,10 +1,14 @@
-using SqlWaitProbe.Analysis.Tags;
+using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Reporting;
 
 /// <summary>Choices for <see cref="ReportBuilder"/>.</summary>
 public sealed record ReportOptions
 {
+    /// <summary>What the registered modules contribute to the analysis (stack tags, readers of their files).</summary>
+    public required AnalysisModules Modules { get; init; }
+
     /// <summary>Renders flame graphs (the interactive SVG renderer by default); null leaves them out, and the report says so.</summary>
     public IFlameGraphRenderer? FlameGraphs { get; init; } = new FlameGraphs.FlameGraphRenderer();
 

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Analysis.Tests;
 
@@ -9,6 +10,6 @@ internal static class Analyze
     public static AnalysisResult Crafted(CraftedBundle crafted, string? focus = null)
     {
         using var bundle = CaptureBundle.Open(crafted.Write());
-        return BundleAnalyzer.Analyze(bundle, focus: focus);
+        return BundleAnalyzer.Analyze(bundle, Registered.Analysis, focus: focus);
     }
 }

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
@@ -19,7 +20,7 @@ public sealed class BundleReaderTests
         var root = new CraftedBundle().Phase("load", 1, 5, 10).Raw(relative, text).Write();
         using var bundle = CaptureBundle.Open(root);
 
-        var e = Assert.Throws<BadInputException>(() => BundleReader.ReadPhases(bundle));
+        var e = Assert.Throws<BadInputException>(() => BundleReader.ReadPhases(bundle, Registered.Analysis.Collectors));
 
         Assert.Contains(expected, e.OneLine);
     }
@@ -31,7 +32,7 @@ public sealed class BundleReaderTests
         var root = new CraftedBundle().Phase("load", 1, 1, 1).Raw("phases/load/executions.csv", "session,start_ms,end_ms,rows,error\n" + rows).Write();
         using var bundle = CaptureBundle.Open(root);
 
-        var e = BundleReader.ReadPhases(bundle)[0].Executions;
+        var e = BundleReader.ReadPhases(bundle, Registered.Analysis.Collectors)[0].Executions;
 
         Assert.Equal((100L, 2L, 5050.0), (e.Count, e.Errors, e.SessionMs));
         Assert.Equal(new LatencyStats(50, 95, 99, 100), e.Latency);
@@ -45,7 +46,7 @@ public sealed class BundleReaderTests
             .XePages("load", 1, "page_allocated", "B", 1, 5).XePages("load", 2, "page_freed", "B", 1, 5).Write();
         using var bundle = CaptureBundle.Open(root);
 
-        var xe = BundleReader.ReadPhases(bundle)[0].XePages!;
+        var xe = BundleReader.ReadPhases(bundle, Registered.Analysis.Collectors)[0].XePages!;
 
         Assert.Equal((13L, 7L, 6L), (xe.Events, xe.AllocEvents, xe.FreeEvents));
         Assert.Equal([(0L, 16.0), (1L, 13.0), (2L, 8.0)], xe.RunningTotal());

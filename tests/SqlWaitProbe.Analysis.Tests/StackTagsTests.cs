@@ -2,6 +2,7 @@ using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.SqlServer.Engine;
 
 namespace SqlWaitProbe.Analysis.Tests;
 
@@ -56,7 +57,7 @@ public sealed class StackTagsTests
         profile.Add("sqlservr", [new Frame("sqllang", "Exec", FrameKind.User), new Frame("bcryptprimitives", "SymCryptSha256", FrameKind.User)], 60);
         profile.Add("sqlservr", [new Frame("sqllang", "Exec", FrameKind.User)], 10);
 
-        var weights = BuiltInStackTags.SqlServer.Weigh(profile, "sqlservr");
+        var weights = SqlServerStackTags.Set.Weigh(profile, "sqlservr");
 
         Assert.Equal([("bcrypt hashing", 60L), ("SOS memory allocation/free", 30L), (StackTagSet.Other, 10L)], weights);
     }
@@ -65,13 +66,13 @@ public sealed class StackTagsTests
     public void Exported_stacktags_import_back_to_the_same_rules()
     {
         var path = Path.Combine(TestData.TempFolder(), "sqlserver.stacktags");
-        File.WriteAllText(path, StackTagsFile.ToStackTags(BuiltInStackTags.SqlServer));
+        File.WriteAllText(path, StackTagsFile.ToStackTags(SqlServerStackTags.Set));
 
         var back = StackTagsFile.Import(path);
 
-        Assert.Equal(BuiltInStackTags.SqlServer.Rules.Select(r => (r.Tag, r.ModulePattern, r.FunctionPattern)),
+        Assert.Equal(SqlServerStackTags.Set.Rules.Select(r => (r.Tag, r.ModulePattern, r.FunctionPattern)),
             back.Rules.Select(r => (r.Tag, r.ModulePattern, r.FunctionPattern)).OrderBy(_ => 0));
-        Assert.Contains("sqldk!Spinlock*->Spinlock spin/backoff", StackTagsFile.ToPerfViewGroupPats(BuiltInStackTags.SqlServer));
+        Assert.Contains("sqldk!Spinlock*->Spinlock spin/backoff", StackTagsFile.ToPerfViewGroupPats(SqlServerStackTags.Set));
     }
 
     [Theory]

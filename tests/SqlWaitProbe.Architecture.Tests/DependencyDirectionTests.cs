@@ -19,19 +19,24 @@ public class DependencyDirectionTests
         { "SqlWaitProbe.Core", [] },
         { "SqlWaitProbe.Analysis", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core", "SqlWaitProbe.Etl"] },
+        // A collector module holds its writer and its reader into the analysis model, so the projects of collectors
+        // may reference the analysis (which holds no driver), never the reports or another platform or engine.
+        { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
+        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Etl"] },
 
         // The .etl reader is managed code only, so it reads traces on every OS: no TraceEvent, no Windows API.
         { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core"] },
+        { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
+        { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
+
+        // The one list of registered modules: it names every engine and platform, and nothing names it but the CLI.
+        { "SqlWaitProbe.Modules", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows", "SqlWaitProbe.Postgres", "SqlWaitProbe.SqlServer"] },
         { "SqlWaitProbe.Phases", ["SqlWaitProbe.Core"] },
         { "SqlWaitProbe.Packing", ["SqlWaitProbe.Core"] },
 
-        // The capture session is engine-neutral and ends with the bundle: it knows OS collectors, never an engine,
-        // analysis or reports (the command line analyses the bundle afterwards).
-        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Phases", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows"] },
+        // The capture session is engine- and OS-neutral and ends with the bundle: engines and OS collectors come in as
+        // modules, and the command line analyses the bundle afterwards.
+        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Phases"] },
     };
 
     [Theory]
@@ -75,7 +80,7 @@ public class DependencyDirectionTests
         var probeAssemblies = new[]
         {
             "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl", "SqlWaitProbe.Packing",
+            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl", "SqlWaitProbe.Packing", "SqlWaitProbe.Modules",
         };
         foreach (var name in probeAssemblies)
         {

@@ -12,7 +12,7 @@ public class NamespaceTests
     private static readonly string[] Assemblies =
     [
         "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-        "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Packing", "SqlWaitProbe.Etl", "probe",
+        "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Packing", "SqlWaitProbe.Etl", "SqlWaitProbe.Modules", "probe",
     ];
 
     [Fact]

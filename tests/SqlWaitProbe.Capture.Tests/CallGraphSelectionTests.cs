@@ -1,11 +1,12 @@
-using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Linux.PerfRecord;
 
 namespace SqlWaitProbe.Capture.Tests;
 
 /// <summary>The dry run's perf line states the call graph a capture will use and why, decided before anything starts.</summary>
 public sealed class CallGraphSelectionTests
 {
-    private static readonly OsFacts TwoCpus = new(false, () => null, () => "not here") { LogicalCpus = 2 };
+    private static readonly OsCollectorCatalog Linux = OsSelection.Catalog(windows: false, etwProblem: () => "not here");
 
     [Theory]
     [InlineData(null, 30.0, 499, 1024, "--call-graph dwarf,8192 -F 499 --max-size=1024M", "call graph: dwarf (auto: about 255 MB for the 30 s phase, within the 1024 MB cap)")]
@@ -17,25 +18,25 @@ public sealed class CallGraphSelectionTests
     [InlineData("dwarf", null, 997, 1024, "--call-graph dwarf,8192 -F 997", "call graph: dwarf (--call-graph dwarf given)")]
     public void The_dry_run_perf_line_names_the_call_graph_and_its_reason(string? value, double? seconds, int hz, int cap, string arguments, string stated)
     {
-        var options = new OsCollectorOptions { CallGraph = value, PhaseSeconds = seconds, SampleHz = hz, MaxPerfMegabytes = cap };
-        Assert.Null(OsCollectorSelector.Validate(options, isWindows: false));
+        var options = OsSelection.Values(callGraph: value, hz: hz, maxPerf: cap);
+        Assert.Null(OsSelection.Validate(options, windows: false));
 
-        var perf = OsCollectorSelector.Select(options, "postgres", serverIsLocal: true, processPerSession: true, TwoCpus)[^1];
+        var perf = OsSelection.Select(options, "postgres", serverIsLocal: true, processPerSession: true, Linux, seconds, logicalCpus: 2)[^1];
 
         Assert.True(perf.Runs, perf.Reason);
         Assert.StartsWith("CPU stacks: perf record -a -e cpu-clock " + arguments, perf.Description, StringComparison.Ordinal);
         Assert.Contains("; " + stated, perf.Description, StringComparison.Ordinal);
         Assert.Equal(perf.Description[(perf.Description.IndexOf("; call graph: ", StringComparison.Ordinal) + 2)..],
-            $"call graph: {OsCollectorSelector.CallGraph(options, TwoCpus).Mode} ({OsCollectorSelector.CallGraph(options, TwoCpus).Reason})");
+            $"call graph: {PerfModule.CallGraph(options, seconds, 2).Mode} ({PerfModule.CallGraph(options, seconds, 2).Reason})");
     }
 
     [Fact]
     public void More_cpus_sampled_can_tip_auto_to_frame_pointers()
     {
-        var options = new OsCollectorOptions { PhaseSeconds = 30 };
+        var options = OsSelection.Values();
 
-        Assert.Equal("dwarf", OsCollectorSelector.CallGraph(options, TwoCpus).Mode);
-        Assert.Equal("fp", OsCollectorSelector.CallGraph(options, TwoCpus with { LogicalCpus = 16 }).Mode);
-        Assert.Contains("about 2039 MB for the 30 s phase", OsCollectorSelector.CallGraph(options, TwoCpus with { LogicalCpus = 16 }).Reason, StringComparison.Ordinal);
+        Assert.Equal("dwarf", PerfModule.CallGraph(options, 30, 2).Mode);
+        Assert.Equal("fp", PerfModule.CallGraph(options, 30, 16).Mode);
+        Assert.Contains("about 2039 MB for the 30 s phase", PerfModule.CallGraph(options, 30, 16).Reason, StringComparison.Ordinal);
     }
 }

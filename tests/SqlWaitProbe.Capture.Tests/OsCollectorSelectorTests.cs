@@ -1,5 +1,7 @@
 using SqlWaitProbe.Core.Bundle;
-using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Modules;
+using SqlWaitProbe.Windows.Etw;
 
 
 namespace SqlWaitProbe.Capture.Tests;
@@ -7,8 +9,8 @@ namespace SqlWaitProbe.Capture.Tests;
 /// <summary>The one OS-collector selection both engines and the dry run use: validate, then select, never throw.</summary>
 public sealed class OsCollectorSelectorTests
 {
-    private static readonly OsFacts Linux = new(false, () => null, () => "not here");
-    private static readonly OsFacts Windows = new(true, () => "not here", () => null);
+    private static readonly OsCollectorCatalog Linux = OsSelection.Catalog(windows: false, etwProblem: () => "not here");
+    private static readonly OsCollectorCatalog Windows = OsSelection.Catalog(windows: true, perfProblem: () => "not here");
 
     [Theory]
     [InlineData(null, false, null, "perf", "CPU stacks: perf record -a -e cpu-clock --call-graph fp -F 499 --max-size=1024M")]
@@ -20,10 +22,10 @@ public sealed class OsCollectorSelectorTests
     [InlineData("none", true, null, "etw", "CPU stacks: none (--cpu none)")]
     public void Stack_collector_follows_cpu_option_and_platform(string? cpu, bool windows, int? hz, string name, string description)
     {
-        var options = new OsCollectorOptions { Cpu = cpu, SampleHz = hz ?? OsCollectorSelector.DefaultPerfHz, SampleHzGiven = hz is not null };
-        Assert.Null(OsCollectorSelector.Validate(options, windows));
+        var options = OsSelection.Values(cpu: cpu, hz: hz);
+        Assert.Null(OsSelection.Validate(options, windows));
 
-        var stacks = OsCollectorSelector.Select(options, "sqlservr", serverIsLocal: true, processPerSession: false, windows ? Windows : Linux)[^1];
+        var stacks = OsSelection.Select(options, "sqlservr", serverIsLocal: true, processPerSession: false, windows ? Windows : Linux)[^1];
 
         Assert.Equal(name, stacks.Name);
         Assert.StartsWith(description, stacks.Description, StringComparison.Ordinal);
@@ -36,14 +38,14 @@ public sealed class OsCollectorSelectorTests
     [InlineData("dtrace", false, "--cpu must be none, etw or perf (got 'dtrace')")]
     [InlineData("dtrace", true, "--cpu must be none, etw or perf (got 'dtrace')")]
     public void A_collector_the_os_lacks_is_an_input_error_with_the_alternative(string cpu, bool windows, string message) =>
-        Assert.Equal(message, OsCollectorSelector.Validate(new OsCollectorOptions { Cpu = cpu }, windows));
+        Assert.Equal(message, OsSelection.Validate(OsSelection.Values(cpu: cpu), windows));
 
     [Theory]
     [InlineData(0, 1024, "--sample-hz must be from 1 to 50000")]
     [InlineData(50_001, 1024, "--sample-hz must be from 1 to 50000")]
     [InlineData(499, 0, "--max-perf-mb must be at least 1")]
     public void Out_of_range_limits_are_input_errors(int hz, int maxPerf, string message) =>
-        Assert.Equal(message, OsCollectorSelector.Validate(new OsCollectorOptions { SampleHz = hz, MaxPerfMegabytes = maxPerf }, isWindows: false));
+        Assert.Equal(message, OsSelection.Validate(OsSelection.Values(hz: hz, maxPerf: maxPerf), windows: false));
 
     [Theory]
     [InlineData(null, 1.0)]
@@ -53,14 +55,14 @@ public sealed class OsCollectorSelectorTests
     [InlineData(20000, 0.125)]
     [InlineData(1, 1000.0)]
     public void Sample_rate_maps_to_an_etw_interval_windows_accepts(int? hz, double expectedMSec) =>
-        Assert.Equal(expectedMSec, OsCollectorSelector.EtwIntervalMSec(new OsCollectorOptions { SampleHz = hz ?? 499, SampleHzGiven = hz is not null }), 9);
+        Assert.Equal(expectedMSec, EtwModule.IntervalMSec(OsSelection.Values(hz: hz)), 9);
 
     [Fact]
     public void Unavailable_perf_is_a_failed_collector_with_the_reason_not_an_exception()
     {
-        var facts = new OsFacts(false, () => "perf is not installed. Install it with: sudo apt-get install -y linux-perf", () => null);
+        var facts = OsSelection.Catalog(windows: false, perfProblem: () => "perf is not installed. Install it with: sudo apt-get install -y linux-perf");
 
-        var stacks = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, facts)[^1];
+        var stacks = OsSelection.Select(OsSelection.Values(), "postgres", serverIsLocal: true, processPerSession: true, facts)[^1];
 
         Assert.False(stacks.Runs);
         Assert.Equal(CollectorStatus.Failed, stacks.Status);
@@ -71,17 +73,17 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void Only_a_collector_the_user_named_refuses_the_capture()
     {
-        var facts = new OsFacts(false, () => "perf is not installed", () => null);
+        var facts = OsSelection.Catalog(windows: false, perfProblem: () => "perf is not installed");
 
-        Assert.Equal("perf is not installed", OsCollectorSelector.Refusal(new OsCollectorOptions { Cpu = "perf" }, facts));
-        Assert.Null(OsCollectorSelector.Refusal(new OsCollectorOptions(), facts));
-        Assert.Null(OsCollectorSelector.Refusal(new OsCollectorOptions { Cpu = "none" }, facts));
+        Assert.Equal("perf is not installed", facts.Refusal(OsSelection.Values(cpu: "perf")));
+        Assert.Null(facts.Refusal(OsSelection.Values()));
+        Assert.Null(facts.Refusal(OsSelection.Values(cpu: "none")));
     }
 
     [Fact]
     public void A_remote_server_skips_what_would_observe_only_this_machine()
     {
-        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "postgres", serverIsLocal: false, processPerSession: true, Linux);
+        var choices = OsSelection.Select(OsSelection.Values(offCpu: "on"), "postgres", serverIsLocal: false, processPerSession: true, Linux);
 
         Assert.Equal(["os", "backend-cpu", "offcpu", "perf"], choices.Select(c => c.Name));
         Assert.True(choices[0].Runs, "machine counters still describe this machine");
@@ -93,8 +95,8 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void Engines_without_a_process_per_session_get_no_backend_cpu()
     {
-        var linux = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
-        var windows = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+        var linux = OsSelection.Select(OsSelection.Values(), "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
+        var windows = OsSelection.Select(OsSelection.Values(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
 
         Assert.Equal(["os", "perf"], linux.Select(c => c.Name));
         Assert.Equal(["pdh", "offcpu", "etw"], windows.Select(c => c.Name));
@@ -105,7 +107,7 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void This_machine_answers_without_throwing()
     {
-        var choices = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, OsFacts.ThisMachine);
+        var choices = OsSelection.Select(OsSelection.Values(), "postgres", serverIsLocal: true, processPerSession: true, Registered.OsCollectors);
         Assert.Equal(OperatingSystem.IsWindows() ? "etw" : "perf", choices[^1].Name);
         Assert.All(choices.Where(c => !c.Runs), c => Assert.False(string.IsNullOrWhiteSpace(c.Reason)));
     }
@@ -113,32 +115,31 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void Off_cpu_stacks_run_for_engines_with_a_process_per_session_when_switched_on()
     {
-        var on = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "postgres", serverIsLocal: true, processPerSession: true, Linux);
-        var off = OsCollectorSelector.Select(new OsCollectorOptions(), "postgres", serverIsLocal: true, processPerSession: true, Linux);
+        var on = OsSelection.Select(OsSelection.Values(offCpu: "on"), "postgres", serverIsLocal: true, processPerSession: true, Linux);
+        var off = OsSelection.Select(OsSelection.Values(), "postgres", serverIsLocal: true, processPerSession: true, Linux);
 
         var offCpu = Assert.Single(on, c => c.Name == "offcpu");
         Assert.True(offCpu.Runs, offCpu.Reason);
         Assert.Contains("sched:sched_switch -g", offCpu.Description, StringComparison.Ordinal);
         Assert.Equal("--offcpu off", Assert.Single(off, c => c.Name == "offcpu").Reason);
-        Assert.Equal("--offcpu must be on or off (got 'maybe')", OsCollectorSelector.Validate(new OsCollectorOptions { OffCpu = "maybe" }, isWindows: false));
+        Assert.Equal("--offcpu must be on or off (got 'maybe')", OsSelection.Validate(OsSelection.Values(offCpu: "maybe"), windows: false));
     }
 
     [Fact]
     public void Windows_off_cpu_stacks_ride_on_the_etw_session_and_the_dry_run_names_its_keywords()
     {
-        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+        var choices = OsSelection.Select(OsSelection.Values(offCpu: "on"), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
 
         Assert.Equal(["pdh", "offcpu", "etw"], choices.Select(c => c.Name));
         var offCpu = choices[1];
-        Assert.Equal(OsCollectorKind.EtwOffCpu, offCpu.Kind);
         Assert.True(offCpu.Runs, offCpu.Reason);
         Assert.Contains("kernel keywords Profile, ImageLoad, Process, Thread, ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", offCpu.Description, StringComparison.Ordinal);
         Assert.Contains("offcpu/intervals.csv", offCpu.Description, StringComparison.Ordinal);
         Assert.EndsWith("ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", choices[2].Description, StringComparison.Ordinal);
-        Assert.True(OsCollectors.IsStacks(offCpu), "made with the ETW collector, whose session it reads");
-        Assert.False(OsCollectors.IsCpuStacks(offCpu));
+        Assert.Null(offCpu.Title);
+        Assert.Equal("CPU stacks", choices[2].Title);
 
-        var cpuOnly = OsCollectorSelector.Select(new OsCollectorOptions(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
+        var cpuOnly = OsSelection.Select(OsSelection.Values(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
         Assert.EndsWith("kernel keywords Profile, ImageLoad, Process, Thread (stacks on Profile)", cpuOnly[^1].Description, StringComparison.Ordinal);
     }
 
@@ -148,9 +149,9 @@ public sealed class OsCollectorSelectorTests
     [InlineData(null, true, "run as administrator", "failed", "run as administrator")]
     public void Windows_off_cpu_stacks_do_not_run_without_the_etw_session_and_say_why(string? cpu, bool local, string? etwProblem, string status, string reason)
     {
-        var facts = new OsFacts(true, () => "not here", () => etwProblem);
+        var facts = OsSelection.Catalog(windows: true, perfProblem: () => "not here", etwProblem: () => etwProblem);
 
-        var offCpu = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on", Cpu = cpu }, "sqlservr", local, processPerSession: false, facts)
+        var offCpu = OsSelection.Select(OsSelection.Values(offCpu: "on", cpu: cpu), "sqlservr", local, processPerSession: false, facts)
             .Single(c => c.Name == "offcpu");
 
         Assert.False(offCpu.Runs);
@@ -161,7 +162,7 @@ public sealed class OsCollectorSelectorTests
     [Fact]
     public void Sql_server_off_cpu_on_linux_is_skipped_and_names_what_windows_would_record()
     {
-        var choices = OsCollectorSelector.Select(new OsCollectorOptions { OffCpu = "on" }, "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
+        var choices = OsSelection.Select(OsSelection.Values(offCpu: "on"), "sqlservr", serverIsLocal: true, processPerSession: false, Linux);
 
         Assert.Equal(["os", "offcpu", "perf"], choices.Select(c => c.Name));
         Assert.Equal(CollectorStatus.Skipped, choices[1].Status);

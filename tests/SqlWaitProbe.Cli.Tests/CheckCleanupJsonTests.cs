@@ -15,7 +15,7 @@ public sealed class CheckCleanupJsonTests
     [Fact]
     public async Task Check_json_on_a_real_postgres_says_ready_with_the_version_login_and_each_extension()
     {
-        await using var server = await EmbeddedPostgres.StartAsync("j" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
+        await using var server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "j" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
 
         var (exit, stdout, stderr) = await InProcessProbe.RunAsync("check", "--engine", "postgres", "--server", server.ConnectionString, "--format", "json");
 

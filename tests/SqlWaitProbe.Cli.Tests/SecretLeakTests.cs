@@ -4,6 +4,7 @@ using Npgsql;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Cli.Tests;
 
@@ -18,7 +19,7 @@ public sealed class SecretLeakTests
     [Fact]
     public async Task Postgres_password_stays_out_of_bundle_log_report_console_and_packs()
     {
-        await using var server = await EmbeddedPostgres.StartAsync("p" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
+        await using var server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "p" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
         var cs = new NpgsqlConnectionStringBuilder(server.ConnectionString) { Password = Secret }.ConnectionString;
         var folder = TestData.TempFolder();
         var dir = Path.Combine(folder, "bundle");

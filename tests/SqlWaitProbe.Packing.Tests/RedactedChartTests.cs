@@ -1,6 +1,7 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Packing;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Packing.Tests;
 
@@ -18,7 +19,7 @@ public sealed class RedactedChartTests
         File.WriteAllText(Path.Combine(charts, "plain.svg"), "<svg><text>waits over time</text></svg>");
         File.WriteAllBytes(Path.Combine(charts, "plain.png"), [137, 80, 78, 71]);
 
-        var removed = new BundleRedactor(bundle.Manifest, null).RedactFolder(copy);
+        var removed = new BundleRedactor(bundle.Manifest, null, Registered.Redaction).RedactFolder(copy);
 
         Assert.Equal(["report/charts/named.png"], removed);
         Assert.False(File.Exists(Path.Combine(charts, "named.png")));

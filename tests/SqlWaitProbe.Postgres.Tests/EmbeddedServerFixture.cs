@@ -1,4 +1,5 @@
 using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Postgres.Tests;
 
@@ -10,7 +11,7 @@ public sealed class EmbeddedServerFixture : IAsyncLifetime
 
     /// <inheritdoc />
     public async Task InitializeAsync() =>
-        Server = await EmbeddedPostgres.StartAsync("t" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions { MaxSessions = 16 }, new Progress<string>(), CancellationToken.None);
+        Server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions { MaxSessions = 16 }, new Progress<string>(), CancellationToken.None);
 
     /// <inheritdoc />
     public async Task DisposeAsync() => await Server.DisposeAsync();

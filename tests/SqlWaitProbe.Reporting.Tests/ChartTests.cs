@@ -2,6 +2,7 @@ using System.Xml.Linq;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Reporting.Charts;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -111,7 +112,7 @@ public sealed class ChartTests
         var root = HtmlReportTests.RichScenario().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
         var html = File.ReadAllText(Path.Combine(output, "report.html"));
 
         var svgs = Directory.GetFiles(Path.Combine(output, "charts"), "*.svg");

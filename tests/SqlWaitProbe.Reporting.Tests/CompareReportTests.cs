@@ -2,6 +2,7 @@ using System.Text.Json;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Reporting.Comparison;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -44,7 +45,7 @@ public sealed class CompareReportTests
     }
 
     private static Task<(Analysis.Comparison.ComparisonResult Result, IReadOnlyList<string> Files, IReadOnlyList<string> Failures)> CompareAsync(string output, IReadOnlyList<string>? labels, string? phase, params string[] bundles) =>
-        CompareBuilder.BuildAsync(bundles, labels, phase, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+        CompareBuilder.BuildAsync(bundles, labels, phase, output, new ReportOptions { Modules = Registered.Analysis }, new Progress<string>(), CancellationToken.None);
 
     [Fact]
     public async Task Compare_names_the_module_where_cpu_per_execution_changed_and_writes_markdown_html_and_json()

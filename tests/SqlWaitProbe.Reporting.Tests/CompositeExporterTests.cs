@@ -1,6 +1,7 @@
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Reporting.Output;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -59,7 +60,7 @@ public sealed class CompositeExporterTests
         using var bundle = Core.Bundle.CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false, FlameGraphs = new FailingRenderer() }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = new FailingRenderer() }, new Progress<string>(), CancellationToken.None);
 
         Assert.Equal("flame graphs not written: no fonts", Assert.Single(result.Failures));
         Assert.Contains(result.Files, f => f.EndsWith("report.html", StringComparison.Ordinal));

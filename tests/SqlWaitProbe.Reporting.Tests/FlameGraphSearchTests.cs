@@ -1,6 +1,7 @@
 using PuppeteerSharp;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -17,7 +18,7 @@ public sealed class FlameGraphSearchTests
         var root = ReportBuilderTests.HashbytesScenario().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis }, new Progress<string>(), CancellationToken.None);
 
         await using var browser = await Puppeteer.LaunchAsync(new LaunchOptions
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -28,7 +29,7 @@ public sealed class HtmlReportTests
         var output = Path.Combine(root, "report");
         var renderer = new FlameGraphRendererTestDouble();
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = renderer }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, FlameGraphs = renderer }, new Progress<string>(), CancellationToken.None);
 
         var html = File.ReadAllText(Path.Combine(output, "report.html"));
         // Namespace names (never fetched) are the only addresses allowed.
@@ -59,7 +60,7 @@ public sealed class HtmlReportTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
 
         Assert.Empty(Directory.GetFiles(Path.Combine(output, "charts"), "*.png"));
         Assert.Contains("- charts are SVG only: PNG copies were switched off", File.ReadAllText(Path.Combine(output, "report.md")));
@@ -73,7 +74,7 @@ public sealed class HtmlReportTests
         var root = RichScenario().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis }, new Progress<string>(), CancellationToken.None);
 
         var png = PngImage.Inspect(Path.Combine(output, "charts", "scalability.png"));
         Assert.True(png.Width >= 800 && png.Height >= 500, $"{png.Width}×{png.Height}");
@@ -87,7 +88,7 @@ public sealed class HtmlReportTests
         var root = RichScenario().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { FlameGraphs = new FlameGraphRendererTestDouble() }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, FlameGraphs = new FlameGraphRendererTestDouble() }, new Progress<string>(), CancellationToken.None);
         var shot = await ScreenshotAsync(new Uri(Path.Combine(output, "report.html")).AbsoluteUri, 1280, 2000);
 
         var png = PngImage.Inspect(shot);
@@ -108,7 +109,7 @@ public sealed class HtmlReportTests
             .Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis }, new Progress<string>(), CancellationToken.None);
 
         var html = File.ReadAllText(Path.Combine(output, "report.html"));
         var frame = System.Text.RegularExpressions.Regex.Match(html, "<iframe[^>]*title=\"flame graph baseline\"[^>]*>").Value;

@@ -3,6 +3,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Reporting.Comparison;
 using SqlWaitProbe.Reporting.Output;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -47,7 +48,7 @@ public sealed class MarkdownEscapingTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
 
         var md = File.ReadAllText(Path.Combine(output, "report.md"));
         Assert.Contains(@"\<script\>alert(1)\</script\>", md, StringComparison.Ordinal);
@@ -59,7 +60,7 @@ public sealed class MarkdownEscapingTests
     {
         var output = Path.Combine(TestData.TempFolder("hostile-compare"), "out");
 
-        await CompareBuilder.BuildAsync([Hostile("A").Write(), Hostile("B").Write()], null, null, output, new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        await CompareBuilder.BuildAsync([Hostile("A").Write(), Hostile("B").Write()], null, null, output, new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
 
         AssertTextOnly(File.ReadAllText(Path.Combine(output, "compare.md")));
     }

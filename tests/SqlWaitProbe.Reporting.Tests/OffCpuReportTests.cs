@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -20,7 +21,7 @@ public sealed class OffCpuReportTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        await ReportBuilder.BuildAsync(bundle, output, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildAsync(bundle, output, Registered.Analysis, new Progress<string>(), CancellationToken.None);
 
         Assert.Equal(stack + " 800000\n", File.ReadAllText(Path.Combine(output, "offcpu-load.folded")));
         var svg = File.ReadAllText(Path.Combine(output, "flamegraph-offcpu-load.svg"));

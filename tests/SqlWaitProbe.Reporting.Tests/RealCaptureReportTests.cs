@@ -3,6 +3,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.Perf;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -27,7 +28,7 @@ public sealed class RealCaptureReportTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions(), new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis }, new Progress<string>(), CancellationToken.None);
 
         Assert.True(samples > 100, $"{samples} samples");
         var load = result.Analysis.Ledgers[0];

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -26,7 +27,7 @@ public sealed class ReportBuilderTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var titles = await ReportBuilder.BuildAsync(bundle, output, new Progress<string>(), CancellationToken.None);
+        var titles = await ReportBuilder.BuildAsync(bundle, output, Registered.Analysis, new Progress<string>(), CancellationToken.None);
 
         Assert.Contains(titles, t => t.Contains("Throughput at 4 sessions is 25% of ideal"));
         Assert.Contains(titles, t => t.StartsWith("Per-execution CPU grew 3.89×", StringComparison.Ordinal) && t.Contains("ntoskrnl"));
@@ -62,7 +63,7 @@ public sealed class ReportBuilderTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
 
         var md = File.ReadAllText(Path.Combine(output, "report.md"));
         Assert.Contains("| module | baseline | load | 8 |", md);
@@ -79,7 +80,7 @@ public sealed class ReportBuilderTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var titles = await ReportBuilder.BuildAsync(bundle, output, new Progress<string>(), CancellationToken.None);
+        var titles = await ReportBuilder.BuildAsync(bundle, output, Registered.Analysis, new Progress<string>(), CancellationToken.None);
 
         var md = File.ReadAllLines(Path.Combine(output, "report.md"));
         Assert.Contains("This capture is interrupted", md[2]);

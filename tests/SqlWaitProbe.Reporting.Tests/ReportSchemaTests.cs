@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.Perf;
 using SqlWaitProbe.Reporting.Comparison;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -59,7 +60,7 @@ public sealed class ReportSchemaTests
         {
             using var bundle = CaptureBundle.Open(bundleRoot);
             var output = Path.Combine(bundleRoot, "report");
-            var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+            var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
 
             Assert.Empty(result.Failures);
             Assert.NotEmpty(result.Analysis.Findings);
@@ -76,7 +77,7 @@ public sealed class ReportSchemaTests
         after.Configuration["max degree of parallelism"] = "1";
         var output = Path.Combine(TestData.TempFolder("schema-compare"), "out");
 
-        var (result, _, failures) = await CompareBuilder.BuildAsync([before.Write(), after.Write()], null, null, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+        var (result, _, failures) = await CompareBuilder.BuildAsync([before.Write(), after.Write()], null, null, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
 
         Assert.Empty(failures);
         Assert.NotEmpty(result.Findings);
@@ -90,7 +91,7 @@ public sealed class ReportSchemaTests
         var root = SqlServerCapture().Write();
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
-        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
         var json = JsonNode.Parse(File.ReadAllText(Path.Combine(output, "findings.json")))!;
         json["findings"]![0]!["undocumented"] = 1;
 

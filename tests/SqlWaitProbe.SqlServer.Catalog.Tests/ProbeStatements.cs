@@ -1,5 +1,6 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
@@ -28,7 +29,7 @@ public static class ProbeStatements
     /// </summary>
     private static IEnumerable<(string Name, Func<int, Task<IReadOnlyList<SqlStatement>>> Statements)> Sources()
     {
-        var options = new[] { new CaptureArguments(), new CaptureArguments { Xe = ["pages,latches"], ResetServerState = true } };
+        var options = new[] { new Args(), new Args { Xe = ["pages,latches"], ResetServerState = true } };
         foreach (var workload in SqlServerWorkloadCatalog.Create(0.01).Select(w => w.Name))
         {
             foreach (var o in options)
@@ -38,8 +39,8 @@ public static class ProbeStatements
         }
 
         var sample = Path.Combine(TestSupport.TestData.RepoRoot, "samples", "workloads", "sqlserver-hashbytes-sha512.sql");
-        yield return ("--sql sqlserver-hashbytes-sha512.sql --xe pages,latches", major => Record(new CaptureArguments { SqlFile = sample, Xe = ["pages,latches"] }, major));
-        yield return ($"--proc {UserProcedure} --xe pages,latches", major => Record(new CaptureArguments { Proc = UserProcedure, Xe = ["pages,latches"] }, major));
+        yield return ("--sql sqlserver-hashbytes-sha512.sql --xe pages,latches", major => Record(new Args { SqlFile = sample, Xe = ["pages,latches"] }, major));
+        yield return ($"--proc {UserProcedure} --xe pages,latches", major => Record(new Args { Proc = UserProcedure, Xe = ["pages,latches"] }, major));
         foreach (var filter in AttachFilters())
         {
             yield return ($"--attach{Describe(filter)}", major => Record(filter with { Attach = true, Xe = ["pages,latches"] }, major));
@@ -128,25 +129,25 @@ public static class ProbeStatements
         }
     }
 
-    private static async Task<IReadOnlyList<SqlStatement>> Record(CaptureArguments arguments, int major)
+    private static async Task<IReadOnlyList<SqlStatement>> Record(Args arguments, int major)
     {
-        var (connection, settings) = SqlServerOptions.Read(arguments with { Engine = "sqlserver", Server = "localhost", DryRun = true }, null);
+        var (connection, settings) = SqlServerOptions.Read(arguments.ToOptions(), null);
         // One run id for every recording, so statements that differ only by it are bound once.
         return await DryRunRecorder.RecordAsync(settings with { RunId = RunId }, connection with { RunId = RunId },
             settings.Attach ? [("attach", 0)] : Sweep, "10 s", CancellationToken.None, major);
     }
 
-    private static IEnumerable<CaptureArguments> AttachFilters()
+    private static IEnumerable<Args> AttachFilters()
     {
-        yield return new CaptureArguments();
-        yield return new CaptureArguments { Database = "Sales" };
-        yield return new CaptureArguments { Application = "Order Entry" };
-        yield return new CaptureArguments { Login = @"CONTOSO\o'brien" };
-        yield return new CaptureArguments { SessionIds = "51,52,77" };
-        yield return new CaptureArguments { Database = "Sales", Application = "Order Entry", Login = "app_user", SessionIds = "51" };
+        yield return new Args();
+        yield return new Args { Database = "Sales" };
+        yield return new Args { Application = "Order Entry" };
+        yield return new Args { Login = @"CONTOSO\o'brien" };
+        yield return new Args { SessionIds = "51,52,77" };
+        yield return new Args { Database = "Sales", Application = "Order Entry", Login = "app_user", SessionIds = "51" };
     }
 
-    private static string Describe(CaptureArguments a) =>
+    private static string Describe(Args a) =>
         (a.Xe.Count > 0 ? " --xe " + string.Join(",", a.Xe) : "") + (a.ResetServerState ? " --reset-server-state" : "")
         + (a.Database is null ? "" : " --database " + a.Database) + (a.Application is null ? "" : " --application " + a.Application)
         + (a.Login is null ? "" : " --login " + a.Login) + (a.SessionIds is null ? "" : " --session-ids " + a.SessionIds);
@@ -225,5 +226,37 @@ public static class ProbeStatements
                 Found.Add(t);
             }
         }
+    }
+
+    /// <summary>The options of one recorded capture, as a user would type them.</summary>
+    private sealed record Args
+    {
+        public string? Workload { get; init; }
+
+        public double? Scale { get; init; }
+
+        public string? SqlFile { get; init; }
+
+        public string? Proc { get; init; }
+
+        public IReadOnlyList<string> Xe { get; init; } = [];
+
+        public bool ResetServerState { get; init; }
+
+        public bool Attach { get; init; }
+
+        public string? Database { get; init; }
+
+        public string? Application { get; init; }
+
+        public string? Login { get; init; }
+
+        public string? SessionIds { get; init; }
+
+        public OptionValues ToOptions() => OptionValues.Of(
+            (CommonOptions.Server, "localhost"), (CommonOptions.DryRun, true), (CommonOptions.Workload, Workload), (CommonOptions.Scale, Scale),
+            (CommonOptions.SqlFile, SqlFile is null ? null : new FileInfo(SqlFile)), (SqlServerOptions.Proc, Proc), (SqlServerOptions.Xe, Xe.ToArray()),
+            (SqlServerOptions.ResetServerState, ResetServerState), (CommonOptions.Attach, Attach), (CommonOptions.Database, Database),
+            (CommonOptions.Application, Application), (CommonOptions.Login, Login), (CommonOptions.SessionIds, SessionIds));
     }
 }

@@ -7,6 +7,7 @@ using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
 using static SqlWaitProbe.Windows.Tests.SeedSwitches;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Windows.Tests;
 
@@ -83,7 +84,7 @@ public sealed class EtwOffCpuFilesTests
                 .Raw(BundlePaths.OffCpuIntervals("load"), File.ReadAllText(Path.Combine(scratch, BundlePaths.OffCpuIntervals("load"))));
             using var bundle = CaptureBundle.Open(b.Write());
 
-            var l = BundleAnalyzer.Analyze(bundle).Ledgers[0];
+            var l = BundleAnalyzer.Analyze(bundle, Registered.Analysis).Ledgers[0];
 
             var blocked = l.UnaccountedCauses.Where(c => c.Cause.StartsWith(TimeLedger.BlockedPrefix, StringComparison.Ordinal)).ToArray();
             Assert.Equal(2, blocked.Length);

@@ -5,6 +5,7 @@ using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.OffCpu;
 using static SqlWaitProbe.Windows.Tests.SeedSwitches;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Windows.Tests;
 
@@ -39,7 +40,7 @@ public sealed class EtwOffCpuMapperTests
             .Raw(BundlePaths.OffCpuStacks("load"), stacksCsv).Raw(BundlePaths.OffCpuIntervals("load"), intervalsCsv);
         using var bundle = CaptureBundle.Open(b.Write());
 
-        var l = BundleAnalyzer.Analyze(bundle).Ledgers[0];
+        var l = BundleAnalyzer.Analyze(bundle, Registered.Analysis).Ledgers[0];
 
         var blocked = Assert.Single(l.UnaccountedCauses, c => c.Cause.StartsWith(TimeLedger.BlockedPrefix, StringComparison.Ordinal));
         Assert.Equal("blocked in the kernel — blocked in KeWaitForSingleObject: KeWaitForSingleObject ← NtWaitForSingleObject ← … ← BackupIoRequest::WaitForIoCompletion", blocked.Cause);

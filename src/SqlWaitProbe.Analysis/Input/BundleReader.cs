@@ -10,7 +10,7 @@ namespace SqlWaitProbe.Analysis.Input;
 public static class BundleReader
 {
     /// <summary>Reads every phase the manifest lists whose executions.csv exists, and the attach window (which has none), in the order they ran.</summary>
-    public static IReadOnlyList<PhaseData> ReadPhases(CaptureBundle bundle, CancellationToken cancellationToken = default)
+    public static IReadOnlyList<PhaseData> ReadPhases(CaptureBundle bundle, IReadOnlyList<IAnalysisModule> modules, CancellationToken cancellationToken = default)
     {
         var phases = new List<PhaseData>();
         foreach (var phase in bundle.Manifest.Phases)
@@ -18,20 +18,31 @@ public static class BundleReader
             cancellationToken.ThrowIfCancellationRequested();
             if (bundle.Has(BundlePaths.Executions(phase.Name)) || bundle.Manifest.IsAttachWindow(phase))
             {
-                phases.Add(ReadPhase(bundle, phase, cancellationToken));
+                phases.Add(ReadPhase(bundle, phase, modules, cancellationToken));
             }
         }
 
         return phases;
     }
 
-    /// <summary>Reads one phase.</summary>
-    public static PhaseData ReadPhase(CaptureBundle bundle, BundlePhase phase, CancellationToken cancellationToken = default)
+    /// <summary>Reads one phase: the files of the runner and the shared collector files here, then each module's own.</summary>
+    public static PhaseData ReadPhase(CaptureBundle bundle, BundlePhase phase, IReadOnlyList<IAnalysisModule> modules, CancellationToken cancellationToken = default)
+    {
+        var data = ReadSharedFiles(bundle, phase, cancellationToken);
+        foreach (var module in modules)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            data = module.Read(data, bundle, cancellationToken);
+        }
+
+        return data;
+    }
+
+    private static PhaseData ReadSharedFiles(CaptureBundle bundle, BundlePhase phase, CancellationToken cancellationToken)
     {
         var name = phase.Name;
         var serverProcess = bundle.Manifest.ServerProcess;
         var window = bundle.Manifest.IsAttachWindow(phase);
-        var attachActivity = window ? ReadAttachActivity(bundle, BundlePaths.Activity(name)) : null;
         return new PhaseData
         {
             Phase = phase,
@@ -42,11 +53,6 @@ public static class BundleReader
                 : ReadExecutions(bundle, BundlePaths.Executions(name)),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
-            SessionTimeline = ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(name)),
-            WaitSamples = ReadWaitSamples(bundle, BundlePaths.WaitSamples(name)),
-            SessionStates = ReadSessionStates(bundle, BundlePaths.SessionStates(name)),
-            Blocked = attachActivity?.Blocked,
-            Polls = attachActivity?.Polls,
             OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),
@@ -55,9 +61,6 @@ public static class BundleReader
             Timeline = ReadTimeline(bundle, BundlePaths.StackTimeline(name), serverProcess),
             Sampling = ReadJson<SamplingInfo>(bundle, BundlePaths.StackInfo(name)),
             Overhead = ReadJson<OverheadInfo>(bundle, BundlePaths.Overhead(name)),
-            Spinlocks = ReadSpinlocks(bundle, BundlePaths.SpinlockStats(name)),
-            Latches = ReadLatches(bundle, BundlePaths.LatchStats(name)),
-            XePages = ReadXePages(bundle, BundlePaths.XePageEvents(name), phase.StartUtc, cancellationToken),
         };
     }
 
@@ -142,127 +145,6 @@ public static class BundleReader
         }
 
         return new SessionTotals(rows, cpu, anyRunQueue ? runQueue : null) { BackendPids = pids };
-    }
-
-    private static SessionTimeline? ReadSessionTimeline(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.SessionTimeline.Ms, BundleColumns.SessionTimeline.Session, BundleColumns.SessionTimeline.CpuMs, BundleColumns.SessionTimeline.RunQueueMs);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var timeline = new SessionTimeline();
-        var last = new Dictionary<int, double>();
-        while (csv.Read())
-        {
-            var session = (int)csv.Number(BundleColumns.SessionTimeline.Session);
-            var ms = csv.Number(BundleColumns.SessionTimeline.Ms);
-            if (last.TryGetValue(session, out var previous) && ms < previous)
-            {
-                throw new BadInputException($"ms {ms} of session {session} is before its previous reading ({previous})", relative, csv.LineNumber);
-            }
-
-            last[session] = ms;
-            timeline.Add(session, ms, csv.Number(BundleColumns.SessionTimeline.CpuMs), csv.Number(BundleColumns.SessionTimeline.RunQueueMs));
-        }
-
-        return timeline;
-    }
-
-    private static List<WaitSample>? ReadWaitSamples(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.WaitSamples.Ms, BundleColumns.WaitSamples.Session, BundleColumns.WaitSamples.WaitType, BundleColumns.WaitSamples.WaitMs);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var rows = new List<WaitSample>();
-        while (csv.Read())
-        {
-            rows.Add(new WaitSample(csv.Number(BundleColumns.WaitSamples.Ms), csv.OptionalNumber(BundleColumns.WaitSamples.Session) is { } s ? (int)s : null, string.Intern(csv.Text(BundleColumns.WaitSamples.WaitType)), csv.Number(BundleColumns.WaitSamples.WaitMs)));
-        }
-
-        return rows;
-    }
-
-    private static (List<SessionPoll> Polls, List<BlockedSample> Blocked)? ReadAttachActivity(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Activity.Ms, BundleColumns.Activity.Session, BundleColumns.Activity.Pid, BundleColumns.Activity.State, BundleColumns.Activity.BlockedBy, BundleColumns.Activity.SampleMs);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        // The rows of one poll share its ms and follow each other: a blocker's row is found among its waiter's poll.
-        var found = new List<BlockedSample>();
-        var polls = new List<SessionPoll>();
-        var poll = new List<(int? Session, string Pid, string State, string BlockedBy, double SampleMs)>();
-        double pollMs = double.NaN;
-        void Flush()
-        {
-            foreach (var (session, _, _, blockedBy, sampleMs) in poll)
-            {
-                if (session is not { } waiter || blockedBy.Length == 0)
-                {
-                    continue;
-                }
-
-                foreach (var pid in blockedBy.Split(' ', StringSplitOptions.RemoveEmptyEntries))
-                {
-                    var blocker = poll.FirstOrDefault(r => r.Pid == pid);
-                    found.Add(new BlockedSample(pollMs, waiter, pid, blocker.Pid is null ? null : blocker.Session, blocker.Pid is null ? null : blocker.State, sampleMs));
-                }
-            }
-
-            poll.Clear();
-        }
-
-        while (csv.Read())
-        {
-            var ms = csv.Number(BundleColumns.Activity.Ms);
-            if (ms != pollMs)
-            {
-                Flush();
-                pollMs = ms;
-            }
-
-            var session = csv.OptionalNumber(BundleColumns.Activity.Session) is { } s ? (int?)s : null;
-            var sampleMs = csv.Count(BundleColumns.Activity.SampleMs);
-            poll.Add((session, string.Intern(csv.Text(BundleColumns.Activity.Pid)), string.Intern(csv.Text(BundleColumns.Activity.State)), csv.Text(BundleColumns.Activity.BlockedBy), sampleMs));
-            if (session is { } watched)
-            {
-                polls.Add(new SessionPoll(watched, ms, csv.Text(BundleColumns.Activity.WaitType) is { Length: > 0 } w ? string.Intern(w) : null, sampleMs));
-            }
-        }
-
-        Flush();
-        return (polls, found);
-    }
-
-    private static List<SessionStateStretch>? ReadSessionStates(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.SessionStates.Session, BundleColumns.SessionStates.State, BundleColumns.SessionStates.StartMs, BundleColumns.SessionStates.EndMs);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var rows = new List<SessionStateStretch>();
-        while (csv.Read())
-        {
-            var start = csv.Number(BundleColumns.SessionStates.StartMs);
-            var end = csv.Number(BundleColumns.SessionStates.EndMs);
-            if (end < start)
-            {
-                throw new BadInputException($"end_ms {end} is before start_ms {start}", relative, csv.LineNumber);
-            }
-
-            rows.Add(new SessionStateStretch((int)csv.Number(BundleColumns.SessionStates.Session), string.Intern(csv.Text(BundleColumns.SessionStates.State)), start, end));
-        }
-
-        return rows;
     }
 
     private static List<WaitRow>? ReadWaits(CaptureBundle bundle, string relative)
@@ -407,84 +289,6 @@ public static class BundleReader
         }
 
         return timeline;
-    }
-
-    private static List<SpinlockRow>? ReadSpinlocks(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Dmv.SpinlockStats.Name, BundleColumns.Dmv.SpinlockStats.Spins);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var rows = new List<SpinlockRow>();
-        while (csv.Read())
-        {
-            rows.Add(new SpinlockRow(csv.Text(BundleColumns.Dmv.SpinlockStats.Name), csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.Collisions) ?? 0, csv.Number(BundleColumns.Dmv.SpinlockStats.Spins),
-                csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.Backoffs) ?? 0, csv.OptionalNumber(BundleColumns.Dmv.SpinlockStats.SleepTime) ?? 0));
-        }
-
-        return rows;
-    }
-
-    private static List<LatchRow>? ReadLatches(CaptureBundle bundle, string relative)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.Dmv.LatchStats.LatchClass, BundleColumns.Dmv.LatchStats.WaitTimeMs);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var rows = new List<LatchRow>();
-        while (csv.Read())
-        {
-            rows.Add(new LatchRow(csv.Text(BundleColumns.Dmv.LatchStats.LatchClass), csv.OptionalNumber(BundleColumns.Dmv.LatchStats.WaitingRequestsCount) ?? 0, csv.Number(BundleColumns.Dmv.LatchStats.WaitTimeMs)));
-        }
-
-        return rows;
-    }
-
-    private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, CancellationToken cancellationToken)
-    {
-        using var csv = CsvFile.Open(bundle, relative, BundleColumns.XePageEvents.Utc, BundleColumns.XePageEvents.Event, BundleColumns.XePageEvents.MemoryClerkName, BundleColumns.XePageEvents.Pages);
-        if (csv is null)
-        {
-            return null;
-        }
-
-        var stats = new XePageStats();
-        DateTime? origin = phaseStart == default ? null : phaseStart;
-        while (csv.Read())
-        {
-            if ((stats.Events & 0xFFFF) == 0)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-            }
-
-            var utc = csv.Utc(BundleColumns.XePageEvents.Utc);
-            origin ??= utc;
-            var key = ((long)Math.Floor((utc - origin.Value).TotalSeconds), string.Intern(csv.Text(BundleColumns.XePageEvents.MemoryClerkName)));
-            var pages = csv.Number(BundleColumns.XePageEvents.Pages);
-            var current = stats.PerSecond.GetValueOrDefault(key);
-            var ev = csv.Text(BundleColumns.XePageEvents.Event);
-            stats.Events++;
-            if (ev.Contains("free", StringComparison.OrdinalIgnoreCase))
-            {
-                stats.FreeEvents++;
-                stats.PerSecond[key] = (current.Allocated, current.Freed + pages);
-            }
-            else if (ev.Contains("alloc", StringComparison.OrdinalIgnoreCase))
-            {
-                stats.AllocEvents++;
-                stats.PerSecond[key] = (current.Allocated + pages, current.Freed);
-            }
-            else
-            {
-                throw new BadInputException($"event '{ev}' is neither page_allocated nor page_freed", relative, csv.LineNumber);
-            }
-        }
-
-        return stats;
     }
 
     private static T? ReadJson<T>(CaptureBundle bundle, string relative)

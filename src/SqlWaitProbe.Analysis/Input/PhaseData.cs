@@ -75,6 +75,9 @@ public sealed record PhaseData
     /// <summary>xe/page_events.csv.</summary>
     public XePageStats? XePages { get; init; }
 
+    /// <summary>What collector modules read from the phase beyond the files above, each by its own type.</summary>
+    public EvidenceSet Evidence { get; init; } = EvidenceSet.Empty;
+
     /// <summary>Phase name.</summary>
     public string Name => Phase.Name;
 

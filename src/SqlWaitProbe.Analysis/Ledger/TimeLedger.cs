@@ -1,7 +1,7 @@
+using SqlWaitProbe.Core.Stacks;
 using System.Globalization;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Stacks;
-using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Waits;
 
 namespace SqlWaitProbe.Analysis.Ledger;

@@ -1,4 +1,3 @@
-using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Analysis.Stacks;

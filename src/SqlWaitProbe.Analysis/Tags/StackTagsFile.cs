@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Xml;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Stacks;
 
 namespace SqlWaitProbe.Analysis.Tags;
 

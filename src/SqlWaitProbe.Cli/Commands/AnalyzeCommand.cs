@@ -3,6 +3,8 @@ using SqlWaitProbe.Analysis.Tags;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Reporting;
 
@@ -56,7 +58,7 @@ public static class AnalyzeCommand
 
                 using var bundle = CaptureBundle.Open(path);
                 await Task.Run(() => bundle.Verify(parse.GetValue(noVerify)), token);
-                var options = new ReportOptions { ExtraTags = imported, Focus = parse.GetValue(focus) };
+                var options = new ReportOptions { Modules = Registered.Analysis, ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));
                 foreach (var failure in result.Failures)
                 {
@@ -128,7 +130,8 @@ public static class AnalyzeCommand
     private static IEnumerable<string> ExportTags(string folder, StackTagSet? imported)
     {
         Directory.CreateDirectory(folder);
-        var sets = new List<StackTagSet> { BuiltInStackTags.SqlServer, BuiltInStackTags.Postgres };
+        // The last registered engine first, as the exported files have always been listed.
+        var sets = Registered.Engines.Reverse().Select(e => e.StackTags).ToList();
         if (imported is not null)
         {
             sets.Add(imported);

@@ -2,7 +2,7 @@ using System.CommandLine;
 using SqlWaitProbe.Capture;
 using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
-using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -14,16 +14,19 @@ public static class CaptureCommand
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("capture", "Run a workload (baseline, then N sessions) and capture CPU stacks, waits and counters into a bundle, then analyse it.");
-        foreach (var option in CaptureOptions.All)
+        var binder = new OptionBinder(CaptureOptionList.All);
+        foreach (var option in binder.Options)
         {
             command.Options.Add(option);
         }
 
+        var format = CreateFormat();
+        command.Options.Add(format);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
-            var arguments = CaptureArgumentsReader.Read(parse);
-            var request = CaptureRequest.Build(arguments, EngineCatalog.Create(arguments, console));
-            if (arguments.DryRun)
+            var options = binder.Read(parse);
+            var request = CaptureThenAnalyse.Request(options, console);
+            if (options.Get(CommonOptions.DryRun))
             {
                 await CaptureDryRun.WriteAsync(request, console.Out, token);
                 return (int)ExitCode.Success;
@@ -31,7 +34,7 @@ public static class CaptureCommand
 
             // Before any prompt or progress line: a folder in the way is one line and nothing else.
             OutputPath.CheckCaptureFolder(request.Output, request.Force);
-            if (request.Engine.Confirmation is { } confirmation && !arguments.Yes)
+            if (request.Engine.Confirmation is { } confirmation && !options.Get(SessionOptions.Yes))
             {
                 if (console.IsInputRedirected)
                 {
@@ -45,11 +48,15 @@ public static class CaptureCommand
             }
 
             var outcome = await ProgressReporter.RunAsync(console, $"capture {request.WorkloadName} into {request.Output}",
-                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
-                plain: parse.GetValue(CaptureOptions.Format) == "json");
-            CaptureSummary.Write(outcome, parse.GetValue(CaptureOptions.Format) ?? "text", console.Out);
+                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, parse.GetValue(GlobalOptions.Verbose)), console.Error, progress, token),
+                plain: parse.GetValue(format) == "json");
+            CaptureSummary.Write(outcome, parse.GetValue(format) ?? "text", console.Out);
             return CaptureSummary.ExitCode(outcome);
         }));
         return command;
     }
+
+    /// <summary>A <c>--format text|json</c> option for a command that ends with a capture summary.</summary>
+    public static Option<string> CreateFormat() => JsonFormatOption.Create(
+        "The summary at the end: text, or json (bundle, status, per-phase executions, rates per second, latencies in ms, report, findings) for scripts; progress stays on stderr.");
 }

@@ -1,12 +1,12 @@
 using System.CommandLine;
 using System.Text.Json;
-using SqlWaitProbe.Capture.Os;
+using SqlWaitProbe.Windows.Etw;
+using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
-using SqlWaitProbe.SqlServer.Connection;
-using SqlWaitProbe.SqlServer.Xe;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -18,17 +18,6 @@ public static class CleanupCommand
     private static readonly Option<string> Format = JsonFormatOption.Create(
         "text, or json for scripts: the private folder, each leftover run (kind, description, what removing it touches, and the result or error) and what was left alone.");
 
-    // The connection options of cleanup serve one purpose: dropping the probe's leftover XE sessions on a SQL Server.
-    private static readonly Option<string?> Server = new("--server", "-S")
-    {
-        Description = "Also drop the XE sessions that this user's killed captures recorded, on this SQL Server (connection string or server name); without it, their records are kept for later.",
-    };
-
-    private static readonly Option<string?> User = new("--user", "-U") { Description = "SQL login that drops the leftover XE sessions (with --server); without it, integrated authentication." };
-    private static readonly Option<string?> PasswordEnv = new("--password-env") { Description = "Name of the environment variable that holds that login's password." };
-    private static readonly Option<bool> Encrypt = new("--encrypt") { Description = "Require an encrypted connection to the --server whose XE sessions are dropped." };
-    private static readonly Option<bool> TrustServerCertificate = new("--trust-server-certificate") { Description = "Trust that server's certificate without validation (test servers only)." };
-
     /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
@@ -37,7 +26,10 @@ public static class CleanupCommand
             + "with --server, the runs' extended-event sessions on a SQL Server. Processes are stopped only while they are the very process recorded.");
         command.Options.Add(DryRun);
         command.Options.Add(Format);
-        foreach (var option in new Option[] { Server, User, PasswordEnv, Encrypt, TrustServerCertificate })
+
+        // The engines' own: a server on which to drop what killed captures left there.
+        var binder = new OptionBinder(Registered.Engines.SelectMany(e => e.CleanupOptions));
+        foreach (var option in binder.Options)
         {
             command.Options.Add(option);
         }
@@ -46,8 +38,9 @@ public static class CleanupCommand
         {
             var dry = parse.GetValue(DryRun);
             var json = parse.GetValue(Format) == "json";
-            await using var xe = await OpenXeCleanerAsync(parse, token);
-            var cleaner = new RuntimeCleaner(EtwSupport.TraceSessions(), xe is null ? null : xe.DropAsync);
+            var options = binder.Read(parse);
+            await using var servers = await ServerCleanups.OpenAsync(options, token);
+            var cleaner = new RuntimeCleaner(EtwTraceSessions.OfThisMachine(), servers.DropAsync);
             var found = await cleaner.FindAsync(token);
             var results = new List<CleanupResult>();
             foreach (var leftover in found)
@@ -127,29 +120,5 @@ public static class CleanupCommand
             LeftAlone = leftAlone,
         };
         console.Out.Write(JsonSerializer.Serialize(json, ProbeJson.Options) + "\n");
-    }
-
-    private static async Task<XeLeftoverCleaner?> OpenXeCleanerAsync(ParseResult parse, CancellationToken cancellationToken)
-    {
-        if (parse.GetValue(Server) is not { } server)
-        {
-            return null;
-        }
-
-        SqlClientCulture.UseInvariant();
-        var passwordEnv = parse.GetValue(PasswordEnv);
-        var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
-            ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
-        return await XeLeftoverCleaner.OpenAsync(
-            new SqlServerConnectionSettings
-            {
-                Server = server,
-                User = parse.GetValue(User),
-                Password = password,
-                Encrypt = parse.GetValue(Encrypt),
-                TrustServerCertificate = parse.GetValue(TrustServerCertificate),
-                RunId = "cleanup",
-            },
-            cancellationToken);
     }
 }

@@ -2,6 +2,7 @@ using System.CommandLine;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.Reporting;
 using SqlWaitProbe.Reporting.Comparison;
 
@@ -33,7 +34,7 @@ public static class CompareCommand
                 var paths = parse.GetValue(bundles) ?? [];
                 var labels = parse.GetValue(label) is { } text ? ParseLabels(text) : null;
                 var (result, files, failures) = await ProgressReporter.RunAsync(console, $"comparing {paths.Length} captures",
-                    progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions(), progress, token, parse.GetValue(noVerify)));
+                    progress => CompareBuilder.BuildAsync(paths, labels, parse.GetValue(phase), folder, new ReportOptions { Modules = Registered.Analysis }, progress, token, parse.GetValue(noVerify)));
                 foreach (var w in result.Warnings)
                 {
                     console.Out.WriteLine(TerminalText.Line($"warning: {w}"));

@@ -1,14 +1,14 @@
 using System.CommandLine;
 using System.Globalization;
 using SqlWaitProbe.Capture;
-using SqlWaitProbe.Capture.Os;
 using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.Linux.PerfRecord;
-using SqlWaitProbe.Postgres.Engine;
 using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Cli.Commands;
@@ -18,7 +18,7 @@ public static class DemoCommand
 {
     private static readonly Option<DirectoryInfo?> Output = new("--output", "-o") { Description = "Bundle folder (default: ./probe-runs/demo-<time>)." };
     private static readonly Option<string?> Cpu = new("--cpu") { Description = "CPU stack collector: perf or none (default: perf when available)." };
-    private static readonly Option<string> Format = CaptureOptions.CreateFormat();
+    private static readonly Option<string> Format = CaptureCommand.CreateFormat();
     private static readonly Option<bool> Force = new("--force") { Description = "Write into an -o folder that is not empty and is not a bundle; its files stay as they are and are never listed (an existing bundle is never overwritten)." };
 
     /// <summary>Builds the command.</summary>
@@ -49,20 +49,21 @@ public static class DemoCommand
                 cpu = "none";
             }
 
-            var arguments = new CaptureArguments
-            {
-                Engine = "postgres",
-                Workload = "hashbytes",
-                Threads = "2",
-                Duration = "8s",
-                Cpu = cpu,
-                SampleHz = OsCollectorSelector.DefaultPerfHz,
-                Output = parse.GetValue(Output)?.FullName
-                    ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture))),
-                Verbose = parse.GetValue(GlobalOptions.Verbose),
-                Force = parse.GetValue(Force),
-            };
-            var request = CaptureRequest.Build(arguments, PostgresEngine.Create(arguments)) with
+            // The demo's own choices, not the user's: none counts as given, so the manifest lists only what is set below.
+            var options = new OptionValues(
+                new Dictionary<IOptionSpec, object?>
+                {
+                    [EngineCatalog.Engine] = "postgres",
+                    [CommonOptions.Workload] = "hashbytes",
+                    [CommonOptions.Threads] = "2",
+                    [CommonOptions.Duration] = "8s",
+                    [CpuOptions.Cpu] = cpu,
+                    [SessionOptions.Output] = new DirectoryInfo(parse.GetValue(Output)?.FullName
+                        ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)))),
+                    [SessionOptions.Force] = parse.GetValue(Force),
+                },
+                []);
+            var request = CaptureThenAnalyse.Request(options, console) with
             {
                 Options = new Dictionary<string, string>(StringComparer.Ordinal)
                 {
@@ -71,7 +72,7 @@ public static class DemoCommand
             };
             OutputPath.CheckCaptureFolder(request.Output, request.Force);
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
-                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, arguments.Verbose), console.Error, progress, token),
+                progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, parse.GetValue(GlobalOptions.Verbose)), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");
             CaptureSummary.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
 

@@ -3,6 +3,7 @@ using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.Reporting;
 using SqlWaitProbe.Packing;
 
@@ -47,7 +48,7 @@ public static class PackCommand
                 try
                 {
                     await ProgressReporter.RunAsync(console, "building the report first", progress =>
-                        ReportBuilder.BuildAsync(bundle, reportFolder, progress, token));
+                        ReportBuilder.BuildAsync(bundle, reportFolder, Registered.Analysis, progress, token));
                 }
                 catch (Exception e) when (DiskFull.Is(e))
                 {
@@ -61,7 +62,7 @@ public static class PackCommand
                 }
             }
 
-            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact), parse.GetValue(withTrace)))
+            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact) ? Registered.Redaction : null, parse.GetValue(withTrace)))
             {
                 console.Out.WriteLine(TerminalText.Line(note));
             }

@@ -1,19 +1,19 @@
 using System.CommandLine;
 using System.Text.Json;
 using Spectre.Console;
+using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Text;
-using SqlWaitProbe.Postgres.Workloads;
-using SqlWaitProbe.SqlServer.Workloads;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Cli.Commands;
 
 /// <summary><c>probe workloads list|show</c>: the built-in workloads with the exact SQL they run.</summary>
 public static class WorkloadsCommand
 {
-    private static readonly Option<string?> Engine = new("--engine", "-e") { Description = "Only this engine's workloads: postgres or sqlserver." };
+    private static readonly Option<string?> Engine = new("--engine", "-e") { Description = $"Only this engine's workloads: {EngineCatalog.Listed}." };
     private static readonly Option<string> Format = new("--format") { Description = "Output format: table or json.", DefaultValueFactory = _ => "table" };
     private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for, above 0 and at most 100 (default per engine)." };
 
@@ -73,7 +73,7 @@ public static class WorkloadsCommand
                 console.Out.WriteLine("-- setup (run once, idempotent)");
                 foreach (var s in w.Setup)
                 {
-                    PrintStatement(console.Out, w.Engine, s);
+                    console.Out.WriteLine(PasteReady(w, s));
                 }
 
                 if (w.SessionSetup.Count > 0)
@@ -81,12 +81,12 @@ public static class WorkloadsCommand
                     console.Out.WriteLine("-- on each new session");
                     foreach (var s in w.SessionSetup)
                     {
-                        PrintStatement(console.Out, w.Engine, s);
+                        console.Out.WriteLine(PasteReady(w, s));
                     }
                 }
 
                 console.Out.WriteLine("-- every execution");
-                PrintStatement(console.Out, w.Engine, w.Query);
+                console.Out.WriteLine(PasteReady(w, w.Query));
             }
 
             return Task.FromResult(0);
@@ -94,23 +94,21 @@ public static class WorkloadsCommand
         return command;
     }
 
-    /// <summary>Every built-in workload name, both engines, for completions.</summary>
+    /// <summary>Every built-in workload name, every registered engine, for completions.</summary>
     public static IEnumerable<string> Names() =>
-        SqlServerWorkloadCatalog.Create(1.0).Concat(PostgresWorkloadCatalog.Create(PostgresWorkloadCatalog.DefaultScale))
-            .Select(w => w.Name).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal);
+        Registered.Engines.SelectMany(e => e.Workloads(null)).Select(w => w.Name).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal);
 
     private static IReadOnlyList<WorkloadDefinition> Catalog(ParseResult parse)
     {
-        var engine = parse.GetValue(Engine)?.ToLowerInvariant();
+        var engine = parse.GetValue(Engine);
         var scale = parse.GetValue(Scale);
-        return engine switch
-        {
-            "postgres" => PostgresWorkloadCatalog.Create(scale ?? PostgresWorkloadCatalog.DefaultScale),
-            "sqlserver" => SqlServerWorkloadCatalog.Create(scale ?? 1.0),
-            null => [.. SqlServerWorkloadCatalog.Create(scale ?? 1.0), .. PostgresWorkloadCatalog.Create(scale ?? PostgresWorkloadCatalog.DefaultScale)],
-            _ => throw new BadInputException($"--engine '{engine}' is not known; use postgres or sqlserver"),
-        };
+        // Without --engine, the list keeps its order of old: the last registered engine's workloads first.
+        return engine is null
+            ? [.. Registered.Engines.Reverse().SelectMany(e => e.Workloads(scale))]
+            : EngineCatalog.Find(engine).Workloads(scale);
     }
+
+    private static string PasteReady(WorkloadDefinition workload, string sql) => EngineCatalog.Find(workload.Engine).PasteReady(sql);
 
     private static bool IsJson(ParseResult parse) => (parse.GetValue(Format) ?? "table").ToLowerInvariant() switch
     {
@@ -125,22 +123,4 @@ public static class WorkloadsCommand
         Ansi = console.IsOutputRedirected ? AnsiSupport.No : AnsiSupport.Detect,
         ColorSystem = console.IsOutputRedirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
     });
-
-    /// <summary>
-    /// One statement as it can be pasted into a client: each SQL Server batch followed by <c>GO</c> (the probe sends each
-    /// as its own batch), each PostgreSQL statement ended by one semicolon.
-    /// </summary>
-    private static void PrintStatement(TextWriter output, string engine, string sql)
-    {
-        var text = sql.Trim();
-        if (engine == "sqlserver")
-        {
-            output.WriteLine(text);
-            output.WriteLine("GO");
-        }
-        else
-        {
-            output.WriteLine(text.EndsWith(';') ? text : text + ";");
-        }
-    }
 }

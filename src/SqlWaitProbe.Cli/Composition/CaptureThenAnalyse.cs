@@ -1,8 +1,12 @@
 using Serilog;
 using SqlWaitProbe.Capture;
+using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.Reporting;
 
 namespace SqlWaitProbe.Cli.Composition;
@@ -13,6 +17,16 @@ namespace SqlWaitProbe.Cli.Composition;
 /// </summary>
 public static class CaptureThenAnalyse
 {
+    /// <summary>
+    /// The capture <paramref name="options"/> ask for: the engine (passwords asked on <paramref name="console"/>), this
+    /// machine's OS collectors, and the run scope both share; every bad value is refused here, before anything starts.
+    /// </summary>
+    public static CaptureRequest Request(OptionValues options, IProbeConsole console)
+    {
+        var scope = RunScope.NewCapture();
+        return CaptureRequest.Build(options, EngineCatalog.Create(options, console, scope), Registered.OsCollectors, scope);
+    }
+
     /// <summary>
     /// Runs <paramref name="request"/>, then analyses the bundle into <c>BUNDLE/report</c> unless the request says not
     /// to. A failed capture throws before any analysis, as it always did.
@@ -40,7 +54,7 @@ public static class CaptureThenAnalyse
         progress.Report("analysing the bundle");
         try
         {
-            var findings = await ReportBuilder.BuildAsync(bundle, folder, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+            var findings = await ReportBuilder.BuildAsync(bundle, folder, Registered.Analysis, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
             return (folder, findings);
         }
         catch (Exception e) when (DiskFull.Is(e))

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using SqlWaitProbe.Cli.Commands;
+using SqlWaitProbe.Cli.Composition;
+using SqlWaitProbe.Core.Engines;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
@@ -9,14 +11,12 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 /// </summary>
 internal static class Completions
 {
-    private static readonly Dictionary<string, Func<IEnumerable<string>>> ByOption = new(StringComparer.Ordinal)
-    {
-        ["--engine"] = () => ["postgres", "sqlserver"],
-        ["--cpu"] = () => ["perf", "etw", "none"],
-        ["--call-graph"] = () => SqlWaitProbe.Linux.PerfRecord.PerfCallGraph.Modes,
-        ["--xe"] = () => ["pages", "latches"],
-        ["--workload"] = WorkloadsCommand.Names,
-    };
+    // Declared options carry their own values; the engines and their workloads come from the registered list.
+    private static readonly Dictionary<string, Func<IEnumerable<string>>> ByOption = new(
+        CaptureOptionList.All.Where(o => o.Completions is not null).Select(o => KeyValuePair.Create(o.Name, o.Completions!))
+            .Append(KeyValuePair.Create<string, Func<IEnumerable<string>>>(EngineCatalog.Engine.Name, () => EngineCatalog.Names))
+            .Append(KeyValuePair.Create<string, Func<IEnumerable<string>>>(CommonOptions.Workload.Name, WorkloadsCommand.Names)),
+        StringComparer.Ordinal);
 
     /// <summary>Adds the completion sources to every matching option and argument under <paramref name="command"/>.</summary>
     public static void Attach(Command command)
@@ -28,9 +28,9 @@ internal static class Completions
                 option.CompletionSources.Add(_ => values());
 
                 // Help lists short value sets in the option's label; a dozen workload names would crowd it out.
-                if (option.Name == "--workload")
+                if (option.Name == CommonOptions.Workload.Name)
                 {
-                    option.HelpName ??= "name";
+                    option.HelpName ??= CommonOptions.Workload.HelpName;
                 }
             }
             else if (option.Name == "--format" && option.GetCompletions(System.CommandLine.Completions.CompletionContext.Empty).All(c => c.Label is "True" or "False" || string.IsNullOrEmpty(c.Label)))

@@ -1,5 +1,5 @@
+using System.Globalization;
 using System.Runtime.CompilerServices;
-using SqlWaitProbe.SqlServer.Connection;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
@@ -10,5 +10,11 @@ namespace SqlWaitProbe.Cli.Infrastructure;
 internal static class InvariantCultureInitializer
 {
     [ModuleInitializer]
-    internal static void Initialize() => SqlClientCulture.UseInvariant();
+    internal static void Initialize()
+    {
+        CultureInfo.DefaultThreadCurrentCulture = CultureInfo.InvariantCulture;
+        CultureInfo.DefaultThreadCurrentUICulture = CultureInfo.InvariantCulture;
+        CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
+        CultureInfo.CurrentUICulture = CultureInfo.InvariantCulture;
+    }
 }

@@ -8,7 +8,7 @@ namespace SqlWaitProbe.Core.Engines;
 /// disk watch, signals, cancellation, log, manifest, phases, OS collectors, ending rule, analysis) and asks the
 /// engine only for what differs between engines: preparing the server and the data, opening sessions (through
 /// <see cref="IWorkloadTarget"/>), its own collectors, the attach filter, and removing what it left behind.
-/// An engine is created from <see cref="CaptureArguments"/> by its own project, which validates the options that
+/// An engine is created from the capture's options by its module (<see cref="IEngineModule"/>), which validates the options that
 /// apply to it (exit 2) before anything starts; a new engine is one new project implementing this interface.
 /// </summary>
 public interface IEngine

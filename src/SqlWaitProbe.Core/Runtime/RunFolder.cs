@@ -14,15 +14,13 @@ public sealed class RunFolder : IDisposable
     /// <summary>Name prefix of a run folder still being made: its owner marker is not in yet.</summary>
     public const string UnfinishedPrefix = ".new-";
 
-    private readonly Action _onDeleted;
     private readonly Lock _gate = new();
 
-    private RunFolder(string path, string kind, string runId, Action onDeleted)
+    private RunFolder(string path, string kind, string runId)
     {
         Path = path;
         Kind = kind;
         RunId = runId;
-        _onDeleted = onDeleted;
     }
 
     /// <summary>The folder.</summary>
@@ -42,7 +40,7 @@ public sealed class RunFolder : IDisposable
     /// folder is made under a name that says which process makes it (<see cref="UnfinishedName"/>) and renamed once the
     /// marker is in, so a probe killed in between leaves a folder 'probe cleanup' can tell is unfinished and whose.
     /// </summary>
-    internal static RunFolder Create(string root, string kind, string runId, Action onDeleted)
+    internal static RunFolder Create(string root, string kind, string runId)
     {
         for (var attempt = 0; ; attempt++)
         {
@@ -62,7 +60,7 @@ public sealed class RunFolder : IDisposable
                         CreatedUtc = DateTime.UtcNow,
                     });
                     Directory.Move(unfinished, path);
-                    return new RunFolder(path, kind, runId, onDeleted);
+                    return new RunFolder(path, kind, runId);
                 }
                 catch (IOException) when (attempt <= 10)
                 {
@@ -123,7 +121,6 @@ public sealed class RunFolder : IDisposable
             {
                 // Already gone (deleted by its owner or by 'probe cleanup').
                 IsDeleted = true;
-                _onDeleted();
                 return;
             }
 
@@ -152,7 +149,6 @@ public sealed class RunFolder : IDisposable
         }
 
         IsDeleted = true;
-        _onDeleted();
         try
         {
             Directory.Delete(Path, recursive: true);

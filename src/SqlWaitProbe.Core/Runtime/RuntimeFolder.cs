@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Globalization;
 using SqlWaitProbe.Core.Errors;
 
@@ -23,8 +22,6 @@ public static class RuntimeFolder
     public const string ErrorLogPrefix = "probe-error-";
 
     private const UnixFileMode Private = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
-    private static readonly ConcurrentDictionary<string, RunFolder> Runs = new(StringComparer.Ordinal);
-    private static readonly Lock Gate = new();
 
     /// <summary>Where the folder is for this user (it may not exist yet).</summary>
     public static string Location =>
@@ -141,26 +138,12 @@ public static class RuntimeFolder
     }
 
     /// <summary>
-    /// The run folder of <paramref name="runId"/> in this process, made (with its owner marker) on first use. A capture's
-    /// collectors and server share one; it goes when its last resource is forgotten or it is disposed.
+    /// A new run folder of <paramref name="runId"/> (with its owner marker). Each call makes its own: what one run shares
+    /// goes through its <see cref="RunScope"/>.
     /// </summary>
     public static RunFolder Run(string kind, string runId)
     {
-        lock (Gate)
-        {
-            var key = kind + "-" + runId;
-            if (Runs.TryGetValue(key, out var existing) && !existing.IsDeleted)
-            {
-                return existing;
-            }
-
-            var root = Ensure(create: true)!;
-            var folder = RunFolder.Create(root, kind, runId, () => Runs.TryRemove(key, out _));
-            Runs[key] = folder;
-            return folder;
-        }
+        var root = Ensure(create: true)!;
+        return RunFolder.Create(root, kind, runId);
     }
-
-    /// <summary>Every run folder of every process of this user that is still live, for a forced exit.</summary>
-    public static IReadOnlyList<RunFolder> Open => Runs.Values.ToArray();
 }

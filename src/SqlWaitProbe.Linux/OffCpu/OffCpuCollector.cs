@@ -4,6 +4,7 @@ using System.IO.Compression;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.PerfRecord;
 
@@ -17,7 +18,7 @@ namespace SqlWaitProbe.Linux.OffCpu;
 /// </summary>
 public sealed class OffCpuCollector : ICollector
 {
-    private readonly string _runId;
+    private readonly RunScope _scope;
     private readonly int _maxMegabytes;
     private Process? _perf;
     private string? _dataPath;
@@ -26,18 +27,15 @@ public sealed class OffCpuCollector : ICollector
     private (DateTime Utc, double Monotonic) _anchor;
     private Dictionary<int, int> _sessionOfPid = [];
 
-    /// <summary>Creates the collector.</summary>
-    public OffCpuCollector(string runId, int maxMegabytes = 512)
+    /// <summary>Creates the collector; its perf child belongs to the run of <paramref name="scope"/>.</summary>
+    public OffCpuCollector(RunScope scope, int maxMegabytes = 512)
     {
-        _runId = runId;
+        _scope = scope;
         _maxMegabytes = maxMegabytes;
     }
 
     /// <inheritdoc />
     public string Name => "offcpu";
-
-    /// <summary>Kills every perf child this collector started (forced exit).</summary>
-    public static void KillAll() => PerfChild.KillAll();
 
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
@@ -48,8 +46,8 @@ public sealed class OffCpuCollector : ICollector
             throw new InvalidOperationException("no workload backend pid is known, so there is nothing to trace");
         }
 
-        var description = $"perf record of sched_switch in phase {phase.Name} (run {_runId})";
-        _child = PerfChild.Prepare(_runId, "offcpu-" + phase.Name, description);
+        var description = $"perf record of sched_switch in phase {phase.Name} (run {_scope.RunId})";
+        _child = PerfChild.Prepare(_scope, "offcpu-" + phase.Name, description);
         _dataPath = _child.DataPath;
         string[] arguments =
                  [

@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using SqlWaitProbe.Core.Runtime;
 
@@ -12,16 +11,17 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 public sealed class PerfChild
 {
     private const int SigKill = 9;
-    private static readonly ConcurrentDictionary<PerfChild, byte> Running = new();
+    private readonly RunScope _scope;
     private readonly RunFolder _run;
     private readonly string _name;
     private ProcessIdentity? _identity;
 
-    private PerfChild(RunFolder run, string name)
+    private PerfChild(RunScope scope, string name)
     {
-        _run = run;
+        _scope = scope;
+        _run = scope.Folder;
         _name = name;
-        DataPath = run.PathFor(name + ".data");
+        DataPath = _run.PathFor(name + ".data");
     }
 
     /// <summary>The perf data file (<c>-o</c>), inside the run folder.</summary>
@@ -30,10 +30,10 @@ public sealed class PerfChild
     /// <summary>The perf process once started.</summary>
     public Process? Process { get; private set; }
 
-    /// <summary>Records a perf child of run <paramref name="runId"/> named <paramref name="name"/> (e.g. <c>perf-load</c>) before it starts.</summary>
-    public static PerfChild Prepare(string runId, string name, string description)
+    /// <summary>Records a perf child of the run of <paramref name="scope"/> named <paramref name="name"/> (e.g. <c>perf-load</c>) before it starts.</summary>
+    public static PerfChild Prepare(RunScope scope, string name, string description)
     {
-        var child = new PerfChild(RuntimeFolder.Run("capture", runId), name);
+        var child = new PerfChild(scope, name);
         child._run.Record(new RunResource { Name = name, Description = description, ProcessArgument = child.DataPath, StopSignal = SigKill });
         return child;
     }
@@ -48,7 +48,7 @@ public sealed class PerfChild
         }
 
         Process = System.Diagnostics.Process.Start(info) ?? throw new InvalidOperationException("perf record did not start");
-        Running[this] = 0;
+        _scope.Track(this, Kill);
 
         // Process.Start returns once the child has exec'd, so the identity read now is perf's own.
         _identity = ProcessIdentity.Read(Process.Id);
@@ -56,20 +56,17 @@ public sealed class PerfChild
         return Process;
     }
 
-    /// <summary>Kills every perf child of this process (forced exit) and deletes their files.</summary>
-    public static void KillAll()
+    /// <summary>The forced exit: kills this perf at once and deletes its files.</summary>
+    public void Kill()
     {
-        foreach (var child in Running.Keys)
-        {
-            child._identity?.Signal(SigKill);
-            child.Finish();
-        }
+        _identity?.Signal(SigKill);
+        Finish();
     }
 
     /// <summary>Deletes the data files and the record; the run folder goes with its last record.</summary>
     public void Finish()
     {
-        Running.TryRemove(this, out _);
+        _scope.Untrack(this);
         foreach (var file in new[] { DataPath, DataPath + ".old", DataPath + ".log" })
         {
             try

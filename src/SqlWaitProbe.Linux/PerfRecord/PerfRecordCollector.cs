@@ -35,14 +35,11 @@ public sealed class PerfRecordCollector : ICollector
     /// <inheritdoc />
     public string Name => "perf";
 
-    /// <summary>Kills every perf child this process started (forced exit), the off-CPU ones included, and deletes their files.</summary>
-    public static void KillAll() => PerfChild.KillAll();
-
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        var description = $"perf record of phase {phase.Name} (run {_options.RunId})";
-        _child = PerfChild.Prepare(_options.RunId, "perf-" + phase.Name, description);
+        var description = $"perf record of phase {phase.Name} (run {_options.Scope.RunId})";
+        _child = PerfChild.Prepare(_options.Scope, "perf-" + phase.Name, description);
         _dataPath = _child.DataPath;
         _stderrPath = _dataPath + ".log";
         if (_options.WorkloadRootPid is not null)

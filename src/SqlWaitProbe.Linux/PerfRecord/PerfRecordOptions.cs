@@ -1,3 +1,5 @@
+using SqlWaitProbe.Core.Runtime;
+
 namespace SqlWaitProbe.Linux.PerfRecord;
 
 /// <summary>How CPU stacks are sampled during each phase.</summary>
@@ -16,7 +18,7 @@ public sealed record PerfRecordOptions
     public int MaxMegabytes { get; init; } = 1024;
 
     /// <summary>The capture's run id (names its run folder, where the raw perf data lives until <c>perf script</c> has read it).</summary>
-    public required string RunId { get; init; }
+    public required RunScope Scope { get; init; }
 
     /// <summary>The server's process name (<c>postgres</c>): samples of other processes of that name are not the workload's.</summary>
     public string ServerProcess { get; init; } = "postgres";

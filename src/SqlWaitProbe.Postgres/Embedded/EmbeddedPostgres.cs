@@ -28,10 +28,10 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     private ProcessIdentity? _postmaster;
     private int _disposed;
 
-    private EmbeddedPostgres(string runId, string root, string binFolder, string? runAs)
+    private EmbeddedPostgres(RunScope scope, string root, string binFolder, string? runAs)
     {
-        _run = RuntimeFolder.Run("capture", runId);
-        RunId = runId;
+        _run = scope.Folder;
+        RunId = scope.RunId;
         RootFolder = root;
         BinFolder = binFolder;
         RunAs = runAs;
@@ -96,7 +96,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     }.ConnectionString;
 
     /// <summary>Creates, starts and prepares a server; on any failure everything created is removed again.</summary>
-    public static async Task<EmbeddedPostgres> StartAsync(string runId, EmbeddedPostgresOptions options, IProgress<string> progress, CancellationToken cancellationToken)
+    public static async Task<EmbeddedPostgres> StartAsync(RunScope scope, EmbeddedPostgresOptions options, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var binFolder = PostgresBinaries.Find();
         string? runAs = null;
@@ -109,8 +109,8 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             runAs = ServiceUser;
         }
 
-        var root = Path.Combine(options.ParentFolder ?? Path.GetTempPath(), $"{FolderPrefix}{runId}-{Guid.NewGuid().ToString("N")[..6]}");
-        var server = new EmbeddedPostgres(runId, root, binFolder, runAs);
+        var root = Path.Combine(options.ParentFolder ?? Path.GetTempPath(), $"{FolderPrefix}{scope.RunId}-{Guid.NewGuid().ToString("N")[..6]}");
+        var server = new EmbeddedPostgres(scope, root, binFolder, runAs);
         try
         {
             await server.InitAsync(options, owner, progress, cancellationToken);

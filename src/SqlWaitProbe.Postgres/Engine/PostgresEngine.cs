@@ -7,6 +7,8 @@ using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Postgres.Attach;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Collectors;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.Postgres.Workloads;
@@ -20,20 +22,23 @@ namespace SqlWaitProbe.Postgres.Engine;
 public sealed class PostgresEngine : IEngine
 {
     private readonly PostgresSettings _settings;
+    private readonly RunScope _scope;
     private EmbeddedPostgres? _server;
     private PostgresServerInfo? _info;
     private string? _connectionString;
     private PostgresWorkloadTarget? _target;
 
     /// <summary>Creates the engine from validated settings; nothing starts until <see cref="PrepareServerAsync"/>.</summary>
-    public PostgresEngine(PostgresSettings settings, string? runId = null)
+    /// <param name="settings">The validated PostgreSQL choices.</param>
+    /// <param name="scope">What the capture owns on this machine; the embedded server is recorded in its run folder.</param>
+    public PostgresEngine(PostgresSettings settings, RunScope scope)
     {
         _settings = settings;
-        RunId = runId ?? Guid.NewGuid().ToString("N")[..10];
+        _scope = scope;
     }
 
-    /// <summary>Validates the PostgreSQL options of <paramref name="arguments"/> and creates the engine (exit 2 on bad input).</summary>
-    public static PostgresEngine Create(CaptureArguments arguments) => new(PostgresSettings.FromArguments(arguments));
+    /// <summary>Validates the PostgreSQL options of <paramref name="options"/> and creates the engine (exit 2 on bad input).</summary>
+    public static PostgresEngine Create(OptionValues options, RunScope scope) => new(PostgresSettings.FromOptions(options), scope);
 
     /// <inheritdoc />
     public string Name => "postgres";
@@ -45,7 +50,7 @@ public sealed class PostgresEngine : IEngine
     public bool ProcessPerSession => true;
 
     /// <inheritdoc />
-    public string RunId { get; }
+    public string RunId => _scope.RunId;
 
     /// <inheritdoc />
     public WorkloadDefinition? Workload => _settings.Workload;
@@ -63,7 +68,7 @@ public sealed class PostgresEngine : IEngine
         if (_settings.Server is null)
         {
             var setupTime = Stopwatch.StartNew();
-            _server = await EmbeddedPostgres.StartAsync(RunId, new EmbeddedPostgresOptions { MaxSessions = plan.MaxSessions }, progress, cancellationToken);
+            _server = await EmbeddedPostgres.StartAsync(_scope, new EmbeddedPostgresOptions { MaxSessions = plan.MaxSessions }, progress, cancellationToken);
             Log.Information("embedded PostgreSQL ready in {Seconds:0.000} s (initdb and start), pid {Pid}, folder {Folder}", setupTime.Elapsed.TotalSeconds, _server.ServerPid, _server.RootFolder);
         }
 
@@ -129,7 +134,8 @@ public sealed class PostgresEngine : IEngine
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         var info = _info ?? throw new InvalidOperationException("PrepareServerAsync first");
-        return [new PgWaitsCollector(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach), new PgStatDatabaseCollector(Connection)];
+        var run = new PostgresRun(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach);
+        return [.. PostgresCollectors.All.Where(m => m.Runs(run)).Select(m => m.Create(run, phase))];
     }
 
     /// <inheritdoc />

@@ -2,6 +2,7 @@ using System.Globalization;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.Postgres.Attach;
 using SqlWaitProbe.Postgres.Workloads;
 
@@ -10,9 +11,6 @@ namespace SqlWaitProbe.Postgres.Engine;
 /// <summary>The PostgreSQL-specific choices of one capture, validated from the command line's arguments.</summary>
 public sealed record PostgresSettings
 {
-    /// <summary>The options only SQL Server understands; refused for PostgreSQL.</summary>
-    private static readonly string[] SqlServerOnly = ["--proc", "--xe", "--encrypt", "--trust-server-certificate", "--reset-server-state", "--symbols", "--offline"];
-
     /// <summary>The workload to run; null in attach mode.</summary>
     public WorkloadDefinition? Workload { get; init; }
 
@@ -23,54 +21,50 @@ public sealed record PostgresSettings
     public string? Server { get; init; }
 
     /// <summary>Reads and validates the PostgreSQL options; throws <see cref="BadInputException"/> (exit 2).</summary>
-    public static PostgresSettings FromArguments(CaptureArguments arguments)
+    public static PostgresSettings FromOptions(OptionValues options)
     {
-        foreach (var option in SqlServerOnly.Where(arguments.IsGiven))
+        if (options.Get(CommonOptions.Attach))
         {
-            throw new BadInputException($"{option} applies to --engine sqlserver only");
+            return ForAttach(options);
         }
 
-        if (arguments.Attach)
-        {
-            return ForAttach(arguments);
-        }
-
-        if (new[] { "--application", "--login", "--session-ids" }.Any(arguments.IsGiven))
+        if (new IOptionSpec[] { CommonOptions.Application, CommonOptions.Login, CommonOptions.SessionIds }.Any(options.IsGiven))
         {
             throw new BadInputException("--application, --login and --session-ids filter attach mode; a workload run watches its own sessions");
         }
 
-        var workload = ReadWorkload(arguments.Workload, arguments.SqlFile, arguments.Scale ?? PostgresWorkloadCatalog.DefaultScale);
+        var workload = ReadWorkload(options.Get(CommonOptions.Workload), options.Get(CommonOptions.SqlFile)?.FullName, options.Get(CommonOptions.Scale) ?? PostgresWorkloadCatalog.DefaultScale);
         return new PostgresSettings
         {
             Workload = workload,
-            Server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, arguments.Database, arguments.User),
+            Server = PostgresConnectionStrings.FromOptions(options.Get(CommonOptions.Server), options.Get(CommonOptions.PasswordEnv), options.Get(CommonOptions.Database), options.Get(CommonOptions.User)),
         };
     }
 
-    private static PostgresSettings ForAttach(CaptureArguments arguments)
+    private static PostgresSettings ForAttach(OptionValues options)
     {
-        if (arguments.Server is null)
+        var serverOption = options.Get(CommonOptions.Server);
+        if (serverOption is null)
         {
             throw new BadInputException("--attach needs --server: there is no embedded server to attach to (give e.g. --server 'Host=db1;Username=me;Database=app')");
         }
 
-        foreach (var option in new[] { "--workload", "--sql", "--threads", "--iterations", "--no-baseline", "--scale" }.Where(arguments.IsGiven))
+        foreach (var option in new IOptionSpec[] { CommonOptions.Workload, CommonOptions.SqlFile, CommonOptions.Threads, CommonOptions.Iterations, CommonOptions.NoBaseline, CommonOptions.Scale }.Where(options.IsGiven))
         {
-            throw new BadInputException($"{option} does not apply to --attach: attach mode runs no workload, it watches the server's own sessions");
+            throw new BadInputException($"{option.Name} does not apply to --attach: attach mode runs no workload, it watches the server's own sessions");
         }
 
         var filter = new PostgresSessionFilter
         {
-            Database = arguments.Database,
-            Application = arguments.Application,
-            Login = arguments.Login,
-            Pids = ReadPids(arguments.SessionIds),
+            Database = options.Get(CommonOptions.Database),
+            Application = options.Get(CommonOptions.Application),
+            Login = options.Get(CommonOptions.Login),
+            Pids = ReadPids(options.Get(CommonOptions.SessionIds)),
         };
 
         // Every probe connection is named, so the backend search leaves them out. --database filters the sessions:
         // pg_stat_activity is the whole cluster's, so the monitoring connection keeps its own database (and needs no CONNECT on the filtered one).
-        var server = PostgresConnectionStrings.FromOptions(arguments.Server, arguments.PasswordEnv, null, arguments.User)!;
+        var server = PostgresConnectionStrings.FromOptions(serverOption, options.Get(CommonOptions.PasswordEnv), null, options.Get(CommonOptions.User))!;
         return new PostgresSettings { Attach = filter, Server = PostgresConnectionStrings.ForProbeMonitor(server) };
     }
 

@@ -39,7 +39,7 @@ public static class CompareBuilder
                 progress.Report($"analysing {path}");
                 using var bundle = CaptureBundle.Open(path);
                 bundle.Verify(noVerify);
-                analyses.Add(BundleAnalyzer.Analyze(bundle, options.ExtraTags, null, progress, cancellationToken));
+                analyses.Add(BundleAnalyzer.Analyze(bundle, options.Modules, options.ExtraTags, null, progress, cancellationToken));
             }
 
             var names = paths.Select(p => Path.GetFileName(Path.TrimEndingDirectorySeparator(p)) is { Length: > 0 } n ? StripZip(n) : p).ToArray();

@@ -61,6 +61,7 @@ public static class CaptureDocument
             ]));
         }
 
+        sections.AddRange(a.ModuleSections.Select(ModuleSection));
         var quality = a.DataQuality.Concat(notes).ToArray();
         sections.Add(new ReportSection("data-quality", "Data quality", 2, [ReportBlock.List(quality.Length == 0 ? ["every collector reported ok"] : quality)]));
         sections.Add(new ReportSection("method", "Method", 2, [ReportBlock.Paragraph(m.IsAttach ? AttachMethodText : MethodText)]));
@@ -71,6 +72,10 @@ public static class CaptureDocument
                 $"Captured {m.StartUtc:yyyy-MM-ddTHH:mm:ssZ} – {m.EndUtc:yyyy-MM-ddTHH:mm:ssZ}, {m.LogicalCpus} logical CPUs, {m.Os}, server {m.ServerVersion}, run {m.RunId}."))],
             sections);
     }
+
+    // A collector module's own section, in the blocks every format renders.
+    private static ReportSection ModuleSection(EvidenceSection s) => new(s.Key, s.Title, 2,
+        [.. s.Paragraphs.Select(ReportBlock.Paragraph), .. s.Tables.Select(t => ReportBlock.Table(t.Headers, t.Rows, [.. t.Numeric]))]);
 
     private static ReportSection Findings(AnalysisResult a) => new("findings", "Findings", 2, a.Findings.Count == 0
         ? [ReportBlock.Paragraph("No rule fired: waits, CPU and throughput look consistent with the baseline.")]

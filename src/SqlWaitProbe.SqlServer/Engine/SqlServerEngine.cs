@@ -1,6 +1,8 @@
 using Serilog;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
@@ -27,13 +29,13 @@ public sealed class SqlServerEngine : IEngine
         _factory = new SqlServerConnectionFactory(connection);
     }
 
-    /// <summary>Validates the SQL Server options of <paramref name="arguments"/> and creates the engine (exit 2 on bad input).</summary>
-    /// <param name="arguments">The capture's arguments.</param>
+    /// <summary>Validates the SQL Server options of <paramref name="options"/> and creates the engine (exit 2 on bad input).</summary>
+    /// <param name="options">The capture's options.</param>
     /// <param name="readPassword">Asks for a password on a terminal; null when there is no terminal.</param>
-    public static SqlServerEngine Create(CaptureArguments arguments, Func<string, string>? readPassword)
+    public static SqlServerEngine Create(OptionValues options, Func<string, string>? readPassword, RunScope? scope = null)
     {
         SqlClientCulture.UseInvariant();
-        var (connection, settings) = SqlServerOptions.Read(arguments, readPassword);
+        var (connection, settings) = SqlServerOptions.Read(options, readPassword, scope);
         return new SqlServerEngine(connection, settings);
     }
 

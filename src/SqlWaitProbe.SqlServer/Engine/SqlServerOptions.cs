@@ -1,63 +1,122 @@
 using System.Globalization;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.SqlServer.Connection;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
 
 namespace SqlWaitProbe.SqlServer.Engine;
 
-/// <summary>Reads and validates the SQL Server options of <c>probe capture</c>.</summary>
+/// <summary>The options of <c>probe capture</c> only SQL Server takes, declared once, and the reading of them all.</summary>
 public static class SqlServerOptions
 {
+    /// <summary><c>--proc</c>: a stored procedure to call as the workload (SQL Server).</summary>
+    public static readonly OptionSpec<string?> Proc = new("--proc")
+    {
+        Help = "Call this stored procedure as the workload (sqlserver).",
+        HelpOrder = 50,
+    };
+
+    /// <summary><c>--encrypt</c>.</summary>
+    public static readonly OptionSpec<bool> Encrypt = new("--encrypt")
+    {
+        Help = "Require an encrypted connection (sqlserver). Without it encryption is optional, unless the connection string sets Encrypt.",
+        HelpOrder = 210,
+    };
+
+    /// <summary><c>--trust-server-certificate</c>.</summary>
+    public static readonly OptionSpec<bool> TrustServerCertificate = new("--trust-server-certificate")
+    {
+        Help = "Trust the server's certificate without validation (sqlserver; test servers only).",
+        HelpOrder = 220,
+    };
+
+    /// <summary><c>--xe</c>: pages and/or latches.</summary>
+    public static readonly OptionSpec<string[]> Xe = new("--xe")
+    {
+        Help = "Extended-event streams to capture (sqlserver): pages, latches. Debug-channel events: costly, filtered to the workload.",
+        HelpOrder = 230,
+        AllowMultipleArgumentsPerToken = true,
+        Completions = () => ["pages", "latches"],
+    };
+
+    /// <summary><c>--snapshot-interval</c>.</summary>
+    public static readonly OptionSpec<string> SnapshotInterval = new("--snapshot-interval")
+    {
+        Help = "How often DMVs are snapshotted (sqlserver), e.g. 1s.",
+        HelpOrder = 240,
+        Default = () => "1s",
+    };
+
+    /// <summary><c>--reset-server-state</c>.</summary>
+    public static readonly OptionSpec<bool> ResetServerState = new("--reset-server-state")
+    {
+        Help = "Before a workload run, clear wait/latch/spinlock stats and drop clean buffers (asks first unless --yes; never in attach mode).",
+        HelpOrder = 280,
+    };
+
+    /// <summary><c>--max-xe-mb</c>: cap on XE files.</summary>
+    public static readonly OptionSpec<int> MaxXeMegabytes = new("--max-xe-mb")
+    {
+        Help = "Largest XE event_file size in MB (sqlserver).",
+        HelpOrder = 330,
+        Default = () => 512,
+        Check = mb => mb < 4 ? "--max-xe-mb must be at least 4" : null,
+    };
+
+    /// <summary>The options above, for the engine's registration.</summary>
+    public static IReadOnlyList<IOptionSpec> All { get; } = [Proc, Encrypt, TrustServerCertificate, Xe, SnapshotInterval, ResetServerState, MaxXeMegabytes];
+
     /// <summary>
-    /// The connection and capture settings from <paramref name="arguments"/>; throws <see cref="BadInputException"/>
+    /// The connection and capture settings from <paramref name="options"/>; throws <see cref="BadInputException"/>
     /// (exit 2). <paramref name="readPassword"/> asks for a password on a terminal (null when there is none); it is
     /// not called in a dry run.
     /// </summary>
-    public static (SqlServerConnectionSettings Connection, SqlServerSettings Capture) Read(CaptureArguments arguments, Func<string, string>? readPassword)
+    public static (SqlServerConnectionSettings Connection, SqlServerSettings Capture) Read(OptionValues options, Func<string, string>? readPassword, RunScope? scope = null)
     {
-        var attach = arguments.Attach;
-        var server = arguments.Server
+        scope ??= RunScope.NewCapture();
+        var attach = options.Get(CommonOptions.Attach);
+        var server = options.Get(CommonOptions.Server)
             ?? throw new BadInputException("--engine sqlserver needs --server (a server name such as localhost or host,1433, or a SqlClient connection string)");
-        var runId = Guid.NewGuid().ToString("N")[..10];
-        var workload = ReadWorkload(arguments, attach, arguments.Scale ?? 1.0);
-        if (attach && arguments.ResetServerState)
+        var runId = scope.RunId;
+        var workload = ReadWorkload(options, attach, options.Get(CommonOptions.Scale) ?? 1.0);
+        if (attach && options.Get(ResetServerState))
         {
             throw new BadInputException("--reset-server-state clears statistics for the whole server and is refused in attach mode; it exists only for workload reproduction runs");
         }
 
-        if (arguments.MaxXeMegabytes < 4)
-        {
-            throw new BadInputException("--max-xe-mb must be at least 4");
-        }
-
-        var password = ReadPassword(arguments.User, arguments.PasswordEnv, arguments.DryRun, readPassword);
+        var maxXeMegabytes = options.Get(MaxXeMegabytes);
+        var user = options.Get(CommonOptions.User);
+        var database = options.Get(CommonOptions.Database);
+        var password = ReadPassword(user, options.Get(CommonOptions.PasswordEnv), options.Get(CommonOptions.DryRun), readPassword);
         var connection = new SqlServerConnectionSettings
         {
             Server = server,
-            User = arguments.User,
+            User = user,
             Password = password,
-            Encrypt = arguments.Encrypt,
-            TrustServerCertificate = arguments.TrustServerCertificate,
-            Database = attach ? null : arguments.Database,
+            Encrypt = options.Get(Encrypt),
+            TrustServerCertificate = options.Get(TrustServerCertificate),
+            Database = attach ? null : database,
             RunId = runId,
         };
         var settings = new SqlServerSettings
         {
             RunId = runId,
+            Scope = scope,
             Workload = workload,
-            XeStreams = ReadXe(arguments.Xe),
-            SnapshotInterval = DurationParser.Parse(arguments.SnapshotInterval, "--snapshot-interval"),
-            ResetServerState = arguments.ResetServerState,
-            MaxXeMegabytes = arguments.MaxXeMegabytes,
-            SampleWorkerThreads = string.Equals(arguments.OffCpu?.Trim(), "on", StringComparison.OrdinalIgnoreCase),
-            FilterDatabase = attach ? arguments.Database : null,
-            FilterApplication = arguments.Application,
-            FilterLogin = arguments.Login,
-            FilterSessionIds = ReadSessionIds(arguments.SessionIds),
+            XeStreams = ReadXe(options.Get(Xe) ?? []),
+            SnapshotInterval = DurationParser.Parse(options.Get(SnapshotInterval), "--snapshot-interval"),
+            ResetServerState = options.Get(ResetServerState),
+            MaxXeMegabytes = maxXeMegabytes,
+            SampleWorkerThreads = CpuOptions.OffCpuOn(options),
+            FilterDatabase = attach ? database : null,
+            FilterApplication = options.Get(CommonOptions.Application),
+            FilterLogin = options.Get(CommonOptions.Login),
+            FilterSessionIds = ReadSessionIds(options.Get(CommonOptions.SessionIds)),
         };
         if (!attach && ((settings.FilterApplication ?? settings.FilterLogin) is not null || settings.FilterSessionIds.Count > 0))
         {
@@ -67,11 +126,11 @@ public static class SqlServerOptions
         return (connection, settings);
     }
 
-    private static WorkloadDefinition? ReadWorkload(CaptureArguments arguments, bool attach, double scale)
+    private static WorkloadDefinition? ReadWorkload(OptionValues options, bool attach, double scale)
     {
-        var name = arguments.Workload;
-        var sql = arguments.SqlFile;
-        var proc = arguments.Proc;
+        var name = options.Get(CommonOptions.Workload);
+        var sql = options.Get(CommonOptions.SqlFile)?.FullName;
+        var proc = options.Get(Proc);
         var given = new[] { name is not null, sql is not null, proc is not null }.Count(g => g);
         if (attach)
         {

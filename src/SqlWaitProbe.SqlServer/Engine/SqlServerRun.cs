@@ -89,36 +89,26 @@ public sealed class SqlServerRun : IAsyncDisposable
         }
     }
 
-    /// <summary>Fresh database-side collectors for one phase (DMV snapshots, worker threads with --offcpu on, and the XE sessions when asked).</summary>
+    /// <summary>Fresh database-side collectors for one phase, one per module of <see cref="SqlServerCollectors"/> this capture runs.</summary>
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         _ = Server ?? throw new InvalidOperationException("PrepareAsync first");
-        var collectors = new List<ICollector>
+        return [.. SqlServerCollectors.All.Where(m => m.Runs(this)).Select(m => m.Create(this, phase))];
+    }
+
+    /// <summary>The capture's validated choices.</summary>
+    public SqlServerSettings Settings => _settings;
+
+    /// <summary>A new connection for a collector, named <paramref name="label"/> in the log, to master.</summary>
+    public Task<ISqlCommandSink> OpenAsync(string label, CancellationToken cancellationToken) => _open(label, null, cancellationToken);
+
+    /// <summary>Keeps an XE collector, whose sessions are dropped when the capture ends whatever happens.</summary>
+    public void Track(XeCollector xe)
+    {
+        lock (_xe)
         {
-            new DmvCollector((label, ct) => _open(label, null, ct), FilterFor, _settings.SnapshotInterval, sessionScope: !_settings.Attach),
-        };
-        if (_settings.SampleWorkerThreads)
-        {
-            collectors.Add(new WorkerThreadSampler((label, ct) => _open(label, null, ct)));
+            _xe.Add(xe);
         }
-
-        if (_settings.XeStreams.Count > 0)
-        {
-            var xe = new XeCollector((label, ct) => _open(label, null, ct), p => new XeSessionOptions
-            {
-                RunId = _settings.RunId,
-                Filter = FilterFor(p),
-                MaxFileMegabytes = _settings.MaxXeMegabytes,
-            }, _settings.XeStreams);
-            lock (_xe)
-            {
-                _xe.Add(xe);
-            }
-
-            collectors.Add(xe);
-        }
-
-        return collectors;
     }
 
     /// <summary>The session filter of a phase: its workload sessions, or the attach-mode filters.</summary>

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
 
@@ -8,6 +9,9 @@ public sealed record SqlServerSettings
 {
     /// <summary>The capture's run id (letters and digits).</summary>
     public required string RunId { get; init; }
+
+    /// <summary>What the capture owns on this machine (its run folder records the XE sessions); null in a dry run of tests.</summary>
+    public RunScope? Scope { get; init; }
 
     /// <summary>The workload, or null in attach mode.</summary>
     public WorkloadDefinition? Workload { get; init; }

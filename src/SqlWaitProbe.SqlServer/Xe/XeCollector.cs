@@ -23,10 +23,12 @@ public sealed class XeCollector : ICollector
     private string? _pagesField = "number_pages";
     private bool? _callstackRva;
     private RunFolder? _run;
+    private RunScope? _scope;
 
-    /// <summary>Creates the collector for <paramref name="streams"/>.</summary>
-    public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams)
+    /// <summary>Creates the collector for <paramref name="streams"/>; the capture's <paramref name="scope"/> records its sessions for <c>probe cleanup</c>.</summary>
+    public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams, RunScope? scope = null)
     {
+        _scope = scope;
         _open = open;
         _optionsFor = optionsFor;
         _streams = streams;
@@ -60,7 +62,8 @@ public sealed class XeCollector : ICollector
             if (!_sink.IsDryRun)
             {
                 // Recorded before the session exists: after a kill, 'probe cleanup --server' drops exactly this session.
-                _run = RuntimeFolder.Run("capture", _builder.Options.RunId);
+                _scope ??= new RunScope("capture", _builder.Options.RunId);
+                _run = _scope.Folder;
                 _run.Record(new RunResource { Name = "xe-" + stream.ToString().ToLowerInvariant(), Description = "XE session " + _builder.Options.SessionName(stream), XeSession = _builder.Options.SessionName(stream) });
             }
 

@@ -1,5 +1,6 @@
 using Serilog;
 using SqlWaitProbe.Core.Cleanup;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.SqlServer.Commands;
 
 namespace SqlWaitProbe.SqlServer.Xe;
@@ -9,7 +10,7 @@ namespace SqlWaitProbe.SqlServer.Xe;
 /// of every capture and for <c>probe cleanup --server</c>. Event files on the server's disk are not
 /// touched: T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
 /// </summary>
-public sealed class XeLeftoverCleaner : ILeftoverCleaner, IAsyncDisposable
+public sealed class XeLeftoverCleaner : ILeftoverCleaner, IServerCleanup
 {
     private readonly ISqlCommandSink _sink;
     private readonly bool _ownsSink;

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Windows.OffCpu;
 using SqlWaitProbe.Windows.Symbols;
@@ -9,6 +10,9 @@ public sealed record EtwCpuSettings
 {
     /// <summary>The capture's run id; the session is named <c>SqlWaitProbe-&lt;runId&gt;</c>.</summary>
     public required string RunId { get; init; }
+
+    /// <summary>The capture's scope, whose run folder records the ETW session for <c>probe cleanup</c>; a scope of its own when null.</summary>
+    public RunScope? Scope { get; init; }
 
     /// <summary>ETW's default profile interval, as PerfView uses.</summary>
     public const double DefaultIntervalMSec = 1.0;

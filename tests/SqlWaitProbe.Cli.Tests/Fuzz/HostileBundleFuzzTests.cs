@@ -1,6 +1,7 @@
 using SqlWaitProbe.Analysis;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Cli.Tests.Fuzz;
 
@@ -28,7 +29,7 @@ public class HostileBundleFuzzTests
             File.WriteAllBytes(target, input);
             using var bundle = CaptureBundle.Open(target);
             bundle.SetAsideDamaged(bundle.CheckFiles());
-            BundleAnalyzer.Analyze(bundle);
+            BundleAnalyzer.Analyze(bundle, Registered.Analysis);
         }, iterations: Math.Min(FuzzRunner.Iterations, 600));
     }
 }

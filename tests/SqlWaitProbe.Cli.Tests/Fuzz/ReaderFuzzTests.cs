@@ -9,6 +9,7 @@ using SqlWaitProbe.Reporting.Speedscope;
 using SqlWaitProbe.SqlServer.Xe;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Pdh;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Cli.Tests.Fuzz;
 
@@ -126,7 +127,7 @@ public class ReaderFuzzTests
         {
             File.WriteAllBytes(path, input);
             using var bundle = CaptureBundle.Open(root);
-            BundleAnalyzer.Analyze(bundle);
+            BundleAnalyzer.Analyze(bundle, Registered.Analysis);
         }, iterations: Math.Max(1, FuzzRunner.Iterations / 10));
     }
 

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Linux.Perf;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.TestSupport;
@@ -70,7 +71,7 @@ public sealed class PerfDwarfCaptureTests
         var mode = PerfCallGraph.Resolve(value);
         Assert.NotNull(mode);
         Assert.Equal(["--call-graph", expected], PerfCallGraph.RecordArguments(mode));
-        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { RunId = "r", CallGraph = mode }, "/x.data");
+        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode }, "/x.data");
         Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", "-o", "/x.data", "--max-size=1024M"], args);
     }
 

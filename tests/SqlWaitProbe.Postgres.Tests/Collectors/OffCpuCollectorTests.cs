@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Linux.OffCpu;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Postgres.Tests.Collectors;
 
@@ -26,7 +27,7 @@ public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)
         await new NpgsqlCommand("CREATE TEMP TABLE child_wait (line text)", c).ExecuteNonQueryAsync();
         var root = TestData.TempFolder();
         var phase = new PhaseContext("load", 1, root, [new WorkloadSessionInfo(1, c.ProcessID, null)]);
-        var collector = new OffCpuCollector("t" + Guid.NewGuid().ToString("N")[..8]);
+        var collector = new OffCpuCollector(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]));
         await collector.StartAsync(phase, CancellationToken.None);
         phase.StartUtc = DateTime.UtcNow;
         for (var i = 0; i < 6; i++)

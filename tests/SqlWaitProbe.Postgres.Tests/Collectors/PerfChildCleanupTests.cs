@@ -14,7 +14,7 @@ public sealed class PerfChildCleanupTests
             Assert.Fail("perf must work on this machine: " + problem);
         }
 
-        var child = PerfChild.Prepare("t" + Guid.NewGuid().ToString("N")[..8], "perf-load", "perf record of a test");
+        var child = PerfChild.Prepare(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]), "perf-load", "perf record of a test");
         var runFolder = Path.GetDirectoryName(child.DataPath)!;
 
         // The record exists before perf does: a cleanup now would find nothing to signal, and the run is live anyway.

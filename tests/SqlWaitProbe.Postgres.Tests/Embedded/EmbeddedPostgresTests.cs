@@ -38,7 +38,7 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
     [Fact]
     public async Task Dispose_stops_the_server_and_deletes_its_folder()
     {
-        var server = await EmbeddedPostgres.StartAsync("d" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
+        var server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "d" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
         var pid = server.ServerPid!.Value;
         Assert.True(Directory.Exists($"/proc/{pid}"));
         await server.DisposeAsync();
@@ -49,7 +49,7 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
     [Fact]
     public async Task Cleaner_stops_and_removes_exactly_the_server_of_a_killed_probe()
     {
-        var server = await EmbeddedPostgres.StartAsync("k" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
+        var server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "k" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions(), new Progress<string>(), CancellationToken.None);
         try
         {
             var cleaner = new RuntimeCleaner();

@@ -1,0 +1,22 @@
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Stacks;
+
+namespace SqlWaitProbe.Analysis;
+
+/// <summary>
+/// What the analysis takes from the registered modules: each engine's stack tags, and the collector modules that read
+/// their own files into a phase and add their report sections. The lists are handed in by whoever composes the probe
+/// (the command line, a test), so this project names no engine and no collector.
+/// </summary>
+/// <param name="Engines">The registered engines.</param>
+/// <param name="Collectors">The collector modules with an analysis side, of every OS and engine (a bundle is read anywhere).</param>
+public sealed record AnalysisModules(IReadOnlyList<IEngineModule> Engines, IReadOnlyList<IAnalysisModule> Collectors)
+{
+    /// <summary>
+    /// The stack tags for a bundle of <paramref name="engine"/>; every registered engine's tags together for an engine
+    /// this build does not know, so an unknown bundle is still tagged as well as it can be.
+    /// </summary>
+    public StackTagSet TagsFor(string engine) =>
+        Engines.FirstOrDefault(e => e.Name == engine)?.StackTags
+        ?? Engines.Select(e => e.StackTags).Aggregate((all, one) => all.Merge(one));
+}

@@ -1,0 +1,94 @@
+namespace SqlWaitProbe.Core.Collectors;
+
+/// <summary>
+/// The one loop every periodic collector runs on: a poll every interval on a background task until stopped. The timer
+/// starts when the loop does, before the first await, so a busy thread pool cannot shift the ticks. A poll that fails in
+/// a way its collector calls a lost poll is counted, its message kept, and the loop goes on: one lost poll only leaves a
+/// gap the next one covers. A poll that returns false ends the loop (its collector has said why).
+/// </summary>
+public sealed class PollingLoop
+{
+    private readonly string _what;
+    private readonly CancellationTokenSource _stop;
+    private Task? _task;
+    private int _failed;
+
+    private PollingLoop(string what, CancellationToken cancellationToken)
+    {
+        _what = what;
+        _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+    }
+
+    /// <summary>Polls that failed and were passed over.</summary>
+    public int Failed => Volatile.Read(ref _failed);
+
+    /// <summary>The last lost poll, as <c>WHAT failed: message</c>, or null.</summary>
+    public string? Error { get; private set; }
+
+    /// <summary>
+    /// Starts polling with <paramref name="poll"/> every <paramref name="interval"/>; <paramref name="what"/> names it in
+    /// errors. <paramref name="lostPoll"/> says which exceptions only lose one poll (it may log them); any other ends the
+    /// loop and comes out of <see cref="StopAsync"/>.
+    /// </summary>
+    public static PollingLoop Start(string what, TimeSpan interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool>? lostPoll = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(poll);
+        var loop = new PollingLoop(what, cancellationToken);
+        loop._task = loop.RunAsync(interval, poll, lostPoll ?? (static _ => false), loop._stop.Token);
+        return loop;
+    }
+
+    /// <summary>As <see cref="Start(string, TimeSpan, Func{CancellationToken, Task{bool}}, Func{Exception, bool}?, CancellationToken)"/>, for a poll that never ends the loop itself.</summary>
+    public static PollingLoop Start(string what, TimeSpan interval, Func<CancellationToken, Task> poll, Func<Exception, bool>? lostPoll = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(poll);
+        return Start(what, interval, async token =>
+        {
+            await poll(token);
+            return true;
+        }, lostPoll, cancellationToken);
+    }
+
+    /// <summary>
+    /// Stops the loop and waits for a poll under way; what it saw before stays. A poll stopped part way is not an error:
+    /// collectors take a closing reading of their own where they need one.
+    /// </summary>
+    public async Task StopAsync()
+    {
+        await _stop.CancelAsync();
+        try
+        {
+            await _task!;
+        }
+        catch (OperationCanceledException)
+        {
+        }
+
+        _stop.Dispose();
+    }
+
+    private async Task RunAsync(TimeSpan interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(interval);
+        while (await timer.WaitForNextTickAsync(cancellationToken))
+        {
+            try
+            {
+                if (!await poll(cancellationToken))
+                {
+                    return;
+                }
+            }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested && e is not OperationCanceledException && lostPoll(e))
+            {
+                Interlocked.Increment(ref _failed);
+                Error = $"{_what} failed: {e.Message}";
+            }
+            catch (Exception) when (cancellationToken.IsCancellationRequested)
+            {
+                // Stopped mid-poll: the error is the stop's, not the server's.
+                return;
+            }
+        }
+    }
+}

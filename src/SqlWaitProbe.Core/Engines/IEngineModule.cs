@@ -1,0 +1,59 @@
+using SqlWaitProbe.Core.Check;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Workloads;
+
+namespace SqlWaitProbe.Core.Engines;
+
+/// <summary>
+/// Everything a database engine brings to the probe, registered once: its capture options and their validation
+/// (through <see cref="Create"/>), the per-capture engine (server, data, collectors, attach filter, dry run), its
+/// workloads, <c>probe check</c>, the leftovers it can clean on a server, and its redaction rules. The command line
+/// reads only the one list of registered engines; a new engine is a project with one class implementing this and one
+/// line in that list.
+/// </summary>
+public interface IEngineModule
+{
+    /// <summary>The engine's name on the command line and in the manifest, e.g. <c>postgres</c>.</summary>
+    string Name { get; }
+
+    /// <summary>The options of <c>probe capture</c> only this engine takes; another engine refuses them.</summary>
+    IReadOnlyList<IOptionSpec> CaptureOptions { get; }
+
+    /// <summary>Options of other modules this engine refuses although no other engine owns them (one line each).</summary>
+    IReadOnlyList<string> RefusedOptions => [];
+
+    /// <summary>Validates the options that apply to this engine (throws <see cref="Errors.BadInputException"/>) and creates the engine of one capture; nothing starts.</summary>
+    IEngine Create(OptionValues options, EngineContext context);
+
+    /// <summary>The built-in workloads at <paramref name="scale"/> (null: the engine's default data size).</summary>
+    IReadOnlyList<WorkloadDefinition> Workloads(double? scale);
+
+    /// <summary>One statement as it can be pasted into the engine's own client (a batch separator or a semicolon).</summary>
+    string PasteReady(string sql);
+
+    /// <summary>The options of <c>probe check</c> only this engine reads.</summary>
+    IReadOnlyList<IOptionSpec> CheckOptions { get; }
+
+    /// <summary>The check of <paramref name="target"/> that <c>probe check</c> runs; validates this engine's check options.</summary>
+    IServerCheck CreateCheck(CheckTarget target, OptionValues options, EngineContext context);
+
+    /// <summary>The options of <c>probe cleanup</c> only this engine reads (a server to clean).</summary>
+    IReadOnlyList<IOptionSpec> CleanupOptions => [];
+
+    /// <summary>
+    /// Connects to the server the cleanup options name, to drop the server-side sessions killed captures recorded; null
+    /// when those options are not given.
+    /// </summary>
+    Task<IServerCleanup?> OpenCleanupAsync(OptionValues options, CancellationToken cancellationToken) => Task.FromResult<IServerCleanup?>(null);
+
+    /// <summary>The engine's collector modules (its catalog), for the analysis of their files in any bundle.</summary>
+    IReadOnlyList<ICollectorModule> Collectors { get; }
+
+    /// <summary>The stack tags that ship for this engine, applied to its bundles' CPU stacks.</summary>
+    StackTagSet StackTags { get; }
+
+    /// <summary>What <c>probe pack --redact</c> must know of this engine: its own words and its connection-string keys.</summary>
+    RedactionRules Redaction { get; }
+}

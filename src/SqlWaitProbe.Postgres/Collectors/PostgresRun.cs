@@ -1,0 +1,10 @@
+using SqlWaitProbe.Postgres.Attach;
+
+namespace SqlWaitProbe.Postgres.Collectors;
+
+/// <summary>What the PostgreSQL collectors of a capture work with once the server is prepared.</summary>
+/// <param name="Connection">The server's connection string (the probe's own application name).</param>
+/// <param name="HasWaitSampling">True when <c>pg_wait_sampling</c> is installed, so waits are read from its profile.</param>
+/// <param name="HasQueryIdColumn">True when <c>pg_stat_activity</c> has <c>query_id</c>, so samples carry their statement.</param>
+/// <param name="Attach">In attach mode, which backends to follow as they come and go; null for a workload capture.</param>
+public sealed record PostgresRun(string Connection, bool HasWaitSampling, bool HasQueryIdColumn, PostgresSessionFilter? Attach = null);

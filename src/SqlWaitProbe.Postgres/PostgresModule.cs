@@ -1,0 +1,60 @@
+using SqlWaitProbe.Core.Check;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.Postgres.Engine;
+using SqlWaitProbe.Postgres.Workloads;
+
+namespace SqlWaitProbe.Postgres;
+
+/// <summary>PostgreSQL as the probe knows it: the one registration of this project.</summary>
+public sealed class PostgresModule : IEngineModule
+{
+    /// <inheritdoc />
+    public string Name => "postgres";
+
+    /// <inheritdoc />
+    public IReadOnlyList<IOptionSpec> CaptureOptions => [];
+
+    /// <inheritdoc />
+    // The ETW symbol options serve SQL Server's sqlservr on Windows; a PostgreSQL capture has never taken them.
+    public IReadOnlyList<string> RefusedOptions => ["--symbols", "--offline"];
+
+    /// <inheritdoc />
+    public IEngine Create(OptionValues options, EngineContext context) => PostgresEngine.Create(options, context.Scope);
+
+    /// <inheritdoc />
+    public IReadOnlyList<WorkloadDefinition> Workloads(double? scale) => PostgresWorkloadCatalog.Create(scale ?? PostgresWorkloadCatalog.DefaultScale);
+
+    /// <inheritdoc />
+    public string PasteReady(string sql)
+    {
+        var text = sql.Trim();
+        return text.EndsWith(';') ? text : text + ";";
+    }
+
+    /// <inheritdoc />
+    public IReadOnlyList<IOptionSpec> CheckOptions => [];
+
+    /// <inheritdoc />
+    public IServerCheck CreateCheck(CheckTarget target, OptionValues options, EngineContext context) =>
+        new PostgresCheck(PostgresServerCheck.ConnectionString(target.Server, target.Password));
+
+    /// <inheritdoc />
+    public IReadOnlyList<ICollectorModule> Collectors => PostgresCollectors.All;
+
+    /// <inheritdoc />
+    public StackTagSet StackTags => PostgresStackTags.Set;
+
+    /// <inheritdoc />
+    public RedactionRules Redaction { get; } = new()
+    {
+        OwnWords = ["postgres", "postgresql", "template0", "template1"],
+        HostKeys = ["host"],
+        DatabaseKeys = ["db", "dbname"],
+        LoginKeys = ["username", "user id", "uid"],
+        AppKeys = ["application name", "application-name", "applicationname"],
+    };
+}

@@ -1,0 +1,149 @@
+using SqlWaitProbe.Core.Check;
+using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Engines;
+using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Engine;
+using SqlWaitProbe.SqlServer.Workloads;
+using SqlWaitProbe.SqlServer.Xe;
+
+namespace SqlWaitProbe.SqlServer;
+
+/// <summary>SQL Server as the probe knows it: the one registration of this project.</summary>
+public sealed class SqlServerModule : IEngineModule
+{
+    private static readonly OptionSpec<string?> CheckUser = new("--user", "-U")
+    {
+        Help = "SQL login whose permissions are checked (sqlserver); without it, integrated authentication.",
+        HelpOrder = 30,
+    };
+
+    private static readonly OptionSpec<bool> CheckEncrypt = new("--encrypt")
+    {
+        Help = "Require an encrypted connection to the checked server (sqlserver).",
+        HelpOrder = 50,
+    };
+
+    private static readonly OptionSpec<bool> CheckTrust = new("--trust-server-certificate")
+    {
+        Help = "Trust the checked server's certificate without validation (sqlserver; test servers only).",
+        HelpOrder = 60,
+    };
+
+    // The options of `probe cleanup` serve one purpose: dropping the XE sessions killed captures left on a server.
+    private static readonly OptionSpec<string?> CleanupServer = new("--server", "-S")
+    {
+        Help = "Also drop the XE sessions that this user's killed captures recorded, on this SQL Server (connection string or server name); without it, their records are kept for later.",
+        HelpOrder = 10,
+    };
+
+    private static readonly OptionSpec<string?> CleanupUser = new("--user", "-U")
+    {
+        Help = "SQL login that drops the leftover XE sessions (with --server); without it, integrated authentication.",
+        HelpOrder = 20,
+    };
+
+    private static readonly OptionSpec<string?> CleanupPasswordEnv = new("--password-env")
+    {
+        Help = "Name of the environment variable that holds that login's password.",
+        HelpOrder = 30,
+    };
+
+    private static readonly OptionSpec<bool> CleanupEncrypt = new("--encrypt")
+    {
+        Help = "Require an encrypted connection to the --server whose XE sessions are dropped.",
+        HelpOrder = 40,
+    };
+
+    private static readonly OptionSpec<bool> CleanupTrust = new("--trust-server-certificate")
+    {
+        Help = "Trust that server's certificate without validation (test servers only).",
+        HelpOrder = 50,
+    };
+
+    /// <inheritdoc />
+    public string Name => "sqlserver";
+
+    /// <inheritdoc />
+    public IReadOnlyList<IOptionSpec> CaptureOptions => SqlServerOptions.All;
+
+    /// <inheritdoc />
+    public IEngine Create(OptionValues options, EngineContext context) => SqlServerEngine.Create(options, context.ReadSecret, context.Scope);
+
+    /// <inheritdoc />
+    public IReadOnlyList<WorkloadDefinition> Workloads(double? scale) => SqlServerWorkloadCatalog.Create(scale ?? 1.0);
+
+    /// <inheritdoc />
+    // The probe sends each statement as its own batch; GO is where a client such as sqlcmd ends one.
+    public string PasteReady(string sql) => sql.Trim() + "\nGO";
+
+    /// <inheritdoc />
+    public IReadOnlyList<IOptionSpec> CheckOptions { get; } = [CheckUser, CheckEncrypt, CheckTrust];
+
+    /// <inheritdoc />
+    public IServerCheck CreateCheck(CheckTarget target, OptionValues options, EngineContext context)
+    {
+        SqlClientCulture.UseInvariant();
+        var user = options.Get(CheckUser);
+        return new SqlServerCheck(new SqlServerConnectionSettings
+        {
+            Server = target.Server,
+            User = user,
+            Password = target.Password ?? (user is null || target.DryRun ? null : AskPassword(context, user)),
+            Encrypt = options.Get(CheckEncrypt),
+            TrustServerCertificate = options.Get(CheckTrust),
+            RunId = "check" + Guid.NewGuid().ToString("N")[..6],
+        });
+    }
+
+    /// <inheritdoc />
+    public IReadOnlyList<IOptionSpec> CleanupOptions { get; } = [CleanupServer, CleanupUser, CleanupPasswordEnv, CleanupEncrypt, CleanupTrust];
+
+    /// <inheritdoc />
+    public async Task<IServerCleanup?> OpenCleanupAsync(OptionValues options, CancellationToken cancellationToken)
+    {
+        if (options.Get(CleanupServer) is not { } server)
+        {
+            return null;
+        }
+
+        SqlClientCulture.UseInvariant();
+        var passwordEnv = options.Get(CleanupPasswordEnv);
+        var password = passwordEnv is null ? null : Environment.GetEnvironmentVariable(passwordEnv)
+            ?? throw new BadInputException($"--password-env: the environment variable {passwordEnv} is not set");
+        return await XeLeftoverCleaner.OpenAsync(
+            new SqlServerConnectionSettings
+            {
+                Server = server,
+                User = options.Get(CleanupUser),
+                Password = password,
+                Encrypt = options.Get(CleanupEncrypt),
+                TrustServerCertificate = options.Get(CleanupTrust),
+                RunId = "cleanup",
+            },
+            cancellationToken);
+    }
+
+    /// <inheritdoc />
+    public IReadOnlyList<ICollectorModule> Collectors => SqlServerCollectors.All;
+
+    /// <inheritdoc />
+    public StackTagSet StackTags => SqlServerStackTags.Set;
+
+    /// <inheritdoc />
+    public RedactionRules Redaction { get; } = new()
+    {
+        OwnWords = ["sqlserver", "sqlservr", "master", "tempdb", "model", "msdb", "sa"],
+        HostKeys = ["data source", "datasource", "address", "addr"],
+        DatabaseKeys = ["initial catalog"],
+        LoginKeys = ["user id", "uid"],
+        AppKeys = ["application name", "applicationname"],
+    };
+
+    private static string AskPassword(EngineContext context, string user) => context.ReadSecret is { } read
+        ? read($"Password for {user}: ")
+        : throw new BadInputException($"--user {user} needs a password: name an environment variable with --password-env");
+}
