@@ -1,5 +1,6 @@
 using Npgsql;
 using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Cli.Tests;
 
@@ -43,7 +44,7 @@ public sealed class ScramPostgresFixture : IAsyncLifetime
     /// <inheritdoc />
     public async Task InitializeAsync()
     {
-        Server = await EmbeddedPostgres.StartAsync("s" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions { MaxSessions = 8 }, new Progress<string>(), CancellationToken.None);
+        Server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "s" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions { MaxSessions = 8 }, new Progress<string>(), CancellationToken.None);
         await using (var admin = new NpgsqlConnection(Server.ConnectionString))
         {
             await admin.OpenAsync();

@@ -81,7 +81,7 @@ public sealed class RealCaptureReportTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
 
         var a = result.Analysis;
         var path = a.CallPathsIntoFastest[0];

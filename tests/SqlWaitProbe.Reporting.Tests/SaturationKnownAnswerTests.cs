@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.TestSupport;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Reporting.Tests;
 
@@ -25,7 +26,7 @@ public sealed class SaturationKnownAnswerTests
         using var bundle = CaptureBundle.Open(root);
         var output = Path.Combine(root, "report");
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
 
         // One cause, one finding: the run queue, the time waits do not explain and the throughput short of 4 × the
         // baseline rate are the saturation, not findings of their own.
@@ -85,7 +86,7 @@ public sealed class SaturationKnownAnswerTests
             .Phase("load", 2, 20, 960).Sessions("load", cpuMs: 40 * 960, runQueueMs: 0).Write();
         using var bundle = CaptureBundle.Open(root);
 
-        var result = await ReportBuilder.BuildReportAsync(bundle, Path.Combine(root, "report"), new ReportOptions { Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+        var result = await ReportBuilder.BuildReportAsync(bundle, Path.Combine(root, "report"), new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
 
         Assert.DoesNotContain(result.Analysis.Findings, f => f.Id == "cpu-saturation");
         Assert.Equal(2.083, result.Analysis.Scalability.Single(r => r.Phase == "load").IdealExecutionsPerSecond, 3);

@@ -12,6 +12,7 @@ public sealed class PollingLoop
     private readonly CancellationTokenSource _stop;
     private Task? _task;
     private int _failed;
+    private int _stopped;
 
     private PollingLoop(string what, CancellationToken cancellationToken)
     {
@@ -55,6 +56,11 @@ public sealed class PollingLoop
     /// </summary>
     public async Task StopAsync()
     {
+        if (Interlocked.Exchange(ref _stopped, 1) == 1)
+        {
+            return;
+        }
+
         await _stop.CancelAsync();
         try
         {

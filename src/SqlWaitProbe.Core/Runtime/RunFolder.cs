@@ -103,6 +103,9 @@ public sealed class RunFolder : IDisposable
     /// <summary>A path inside the run folder.</summary>
     public string PathFor(string name) => System.IO.Path.Combine(Path, name);
 
+    /// <summary>What removes a scratch run on a signal or at exit while it lives (<see cref="TemporaryRuns"/>); null for others.</summary>
+    internal IDisposable? Guard { get; set; }
+
     /// <summary>Records (or completes) a resource; call it before the resource exists and again once it does.</summary>
     public void Record(RunResource resource)
     {

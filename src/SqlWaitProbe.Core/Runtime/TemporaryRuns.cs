@@ -1,60 +1,31 @@
-using System.Collections.Concurrent;
 using System.Runtime.InteropServices;
 
 namespace SqlWaitProbe.Core.Runtime;
 
 /// <summary>
-/// Scratch space of <c>analyze</c> and <c>pack</c> (an extracted zip, a redacted copy, a zip being written): a run
-/// folder in the private <see cref="RuntimeFolder"/>, deleted when the work ends, at once on SIGINT or SIGTERM, and
-/// at process exit. After a <c>kill -9</c> its owner marker makes it a leftover that <c>probe cleanup</c> removes.
+/// Scratch space of <c>analyze</c>, <c>pack</c> and the stack verbs (an extracted zip, a redacted copy, a zip being
+/// written): a run folder in the private <see cref="RuntimeFolder"/>, deleted when the work ends, at once on SIGINT or
+/// SIGTERM, and at process exit. Each scratch run holds its own signal and exit registrations for as long as it lives,
+/// so nothing process-wide keeps a list of them. After a <c>kill -9</c> its owner marker makes it a leftover that
+/// <c>probe cleanup</c> removes.
 /// </summary>
 public static class TemporaryRuns
 {
-    private static readonly ConcurrentDictionary<RunFolder, byte> Live = new();
-    private static readonly Lock Gate = new();
-    private static PosixSignalRegistration[]? _registrations;
-
-    /// <summary>A new scratch run of <paramref name="kind"/> (analyze, pack).</summary>
+    /// <summary>A new scratch run of <paramref name="kind"/> (analyze, pack, stacks); <see cref="End"/> removes it.</summary>
     public static RunFolder Begin(string kind)
     {
-        WatchSignals();
         var run = RuntimeFolder.Run(kind, Guid.NewGuid().ToString("N")[..10]);
-        Live[run] = 0;
+        run.Guard = new Guard(run);
         return run;
     }
 
     /// <summary>Deletes a scratch run: the files it recorded outside its folder (while still the ones it made), then the folder.</summary>
     public static void End(RunFolder run)
     {
-        Live.TryRemove(run, out _);
+        ArgumentNullException.ThrowIfNull(run);
+        run.Guard?.Dispose();
+        run.Guard = null;
         DeleteQuietly(run);
-    }
-
-    private static void WatchSignals()
-    {
-        lock (Gate)
-        {
-            if (_registrations is not null)
-            {
-                return;
-            }
-
-            // The handlers only delete; whatever else handles the signal (cancelling the command) still runs.
-            _registrations =
-            [
-                PosixSignalRegistration.Create(PosixSignal.SIGINT, _ => DeleteAll()),
-                PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => DeleteAll()),
-            ];
-            AppDomain.CurrentDomain.ProcessExit += (_, _) => DeleteAll();
-        }
-    }
-
-    private static void DeleteAll()
-    {
-        foreach (var run in Live.Keys)
-        {
-            DeleteQuietly(run);
-        }
     }
 
     private static void DeleteQuietly(RunFolder run)
@@ -75,5 +46,35 @@ public static class TemporaryRuns
         {
             // Still being written by a worker thread: the next attempt (dispose, exit, or probe cleanup) removes it.
         }
+    }
+
+    // Deletes the run on SIGINT, SIGTERM or exit while it lives; whatever else handles the signal (cancelling the
+    // command) still runs.
+    private sealed class Guard : IDisposable
+    {
+        private readonly RunFolder _run;
+        private readonly PosixSignalRegistration[] _signals;
+
+        public Guard(RunFolder run)
+        {
+            _run = run;
+            _signals =
+            [
+                PosixSignalRegistration.Create(PosixSignal.SIGINT, _ => DeleteQuietly(run)),
+                PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => DeleteQuietly(run)),
+            ];
+            AppDomain.CurrentDomain.ProcessExit += OnExit;
+        }
+
+        public void Dispose()
+        {
+            AppDomain.CurrentDomain.ProcessExit -= OnExit;
+            foreach (var signal in _signals)
+            {
+                signal.Dispose();
+            }
+        }
+
+        private void OnExit(object? sender, EventArgs e) => DeleteQuietly(_run);
     }
 }

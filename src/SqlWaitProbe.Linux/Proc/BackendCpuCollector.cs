@@ -18,9 +18,7 @@ public sealed class BackendCpuCollector : ICollector
     private const double MinTailSeconds = 0.25;
     private readonly object _gate = new();
     private readonly Dictionary<int, Tracked> _tracked = [];
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
-    private PeriodicTimer? _timer;
+    private PollingLoop? _loop;
     private IDisposable? _following;
     private long _user;
     private long _system;
@@ -58,21 +56,21 @@ public sealed class BackendCpuCollector : ICollector
             _last = (DateTime.UtcNow, _user, _system);
         }
 
-        _timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(() => SeriesLoopAsync(phase, token), CancellationToken.None);
+        _loop = PollingLoop.Start("reading the backends' CPU", TimeSpan.FromSeconds(1), _ =>
+        {
+            ReadAlive();
+            AddPoint(phase);
+            return Task.CompletedTask;
+        });
         return Task.CompletedTask;
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        if (_stop is not null && _loop is not null)
+        if (_loop is not null)
         {
-            await _stop.CancelAsync();
-            await _loop.WaitAsync(cancellationToken);
-            _timer?.Dispose();
+            await _loop.StopAsync();
             _following?.Dispose();
             if (_timeline is not null)
             {
@@ -128,21 +126,6 @@ public sealed class BackendCpuCollector : ICollector
                 Update(t);
                 t.Alive = false;
             }
-        }
-    }
-
-    private async Task SeriesLoopAsync(PhaseContext phase, CancellationToken token)
-    {
-        try
-        {
-            while (await _timer!.WaitForNextTickAsync(token))
-            {
-                ReadAlive();
-                AddPoint(phase);
-            }
-        }
-        catch (OperationCanceledException)
-        {
         }
     }
 

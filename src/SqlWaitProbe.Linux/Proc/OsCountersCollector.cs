@@ -6,8 +6,7 @@ namespace SqlWaitProbe.Linux.Proc;
 /// <summary>Once a second, /proc/stat, /proc/vmstat and /proc/meminfo as <c>os.*</c> series.</summary>
 public sealed class OsCountersCollector : ICollector
 {
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
+    private PollingLoop? _loop;
     private string? _error;
     private int _points;
 
@@ -17,34 +16,10 @@ public sealed class OsCountersCollector : ICollector
     /// <inheritdoc />
     public Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        // Read and start the timer here, not in the loop task, so a busy thread pool cannot shift the ticks.
-        var first = ProcFiles.ReadOs();
-        var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(() => LoopAsync(timer, first, phase, token), CancellationToken.None);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc />
-    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
-    {
-        if (_stop is null || _loop is null)
+        var last = ProcFiles.ReadOs();
+        _loop = PollingLoop.Start("reading /proc", TimeSpan.FromSeconds(1), _ =>
         {
-            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
-        }
-
-        await _stop.CancelAsync();
-        await _loop.WaitAsync(cancellationToken);
-        return new CollectorOutcome(Name, _error is null ? CollectorStatus.Ok : _points > 0 ? CollectorStatus.Partial : CollectorStatus.Failed, 0, _error);
-    }
-
-    private async Task LoopAsync(PeriodicTimer timer, OsSnapshot last, PhaseContext phase, CancellationToken token)
-    {
-        using var owned = timer;
-        try
-        {
-            while (await timer.WaitForNextTickAsync(token))
+            try
             {
                 var now = ProcFiles.ReadOs();
                 foreach (var (series, value) in now.SeriesSince(last))
@@ -54,14 +29,27 @@ public sealed class OsCountersCollector : ICollector
 
                 last = now;
                 _points++;
+                return Task.FromResult(true);
             }
-        }
-        catch (OperationCanceledException)
+            catch (Exception e) when (e is IOException or FormatException or UnauthorizedAccessException)
+            {
+                // /proc does not come back from such an error within a phase: the series stops here and says why.
+                _error = "reading /proc stopped: " + e.Message;
+                return Task.FromResult(false);
+            }
+        });
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        if (_loop is null)
         {
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
-        catch (Exception e) when (e is IOException or FormatException or UnauthorizedAccessException)
-        {
-            _error = "reading /proc stopped: " + e.Message;
-        }
+
+        await _loop.StopAsync();
+        return new CollectorOutcome(Name, _error is null ? CollectorStatus.Ok : _points > 0 ? CollectorStatus.Partial : CollectorStatus.Failed, 0, _error);
     }
 }

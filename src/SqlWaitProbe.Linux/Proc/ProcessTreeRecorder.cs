@@ -25,8 +25,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     private readonly object _gate = new();
     private readonly LiveSessions? _live;
     private readonly Dictionary<int, (int Pid, long Start)> _followed = new();
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
+    private PollingLoop? _loop;
     private IDisposable? _following;
     private long _rootStart = -1;
 
@@ -57,36 +56,20 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         WindowStartSeconds = UptimeSeconds();
         _following = _live?.Follow(SessionStarted, SessionEnded);
         Poll();
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(async () =>
+        _loop = PollingLoop.Start("reading the workload's processes", _interval, _ =>
         {
-            while (!token.IsCancellationRequested)
-            {
-                try
-                {
-                    await Task.Delay(_interval, token);
-                }
-                catch (OperationCanceledException)
-                {
-                    return;
-                }
-
-                Poll();
-            }
-        }, CancellationToken.None);
+            Poll();
+            return Task.CompletedTask;
+        });
     }
 
     /// <summary>Stops polling after one last look and returns every process seen, by pid.</summary>
     public async Task<IReadOnlyList<WorkloadProcess>> StopAsync()
     {
-        if (_stop is not null)
+        if (_loop is not null)
         {
-            await _stop.CancelAsync();
-            if (_loop is not null)
-            {
-                await _loop;
-            }
+            await _loop.StopAsync();
+            _loop = null;
         }
 
         _following?.Dispose();
@@ -104,16 +87,10 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         _following?.Dispose();
-        if (_stop is not null)
+        if (_loop is not null)
         {
-            await _stop.CancelAsync();
-            if (_loop is not null)
-            {
-                await _loop;
-            }
-
-            _stop.Dispose();
-            _stop = null;
+            await _loop.StopAsync();
+            _loop = null;
         }
     }
 

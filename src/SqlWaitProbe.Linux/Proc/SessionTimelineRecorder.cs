@@ -31,8 +31,7 @@ internal sealed class SessionTimelineRecorder
     private readonly LiveSessions _live;
     private readonly Dictionary<int, int> _backends = [];
     private readonly Dictionary<int, (long CpuNs, long RunQueueNs)> _first = [];
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
+    private PollingLoop? _loop;
     private IDisposable? _following;
 
     public SessionTimelineRecorder(LiveSessions live, TimeSpan interval)
@@ -55,22 +54,23 @@ internal sealed class SessionTimelineRecorder
             }
         }
 
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(() => LoopAsync(token), CancellationToken.None);
+        _loop = PollingLoop.Start("reading the backends' schedstat", _interval, _ =>
+        {
+            Read();
+            return Task.CompletedTask;
+        });
         return true;
     }
 
     /// <summary>Stops the loop, takes the last reading and writes the file.</summary>
     public async Task StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        if (_stop is null || _loop is null)
+        if (_loop is null)
         {
             return;
         }
 
-        await _stop.CancelAsync();
-        await _loop.WaitAsync(cancellationToken);
+        await _loop.StopAsync();
         _following?.Dispose();
         Read();
         Write(phase);
@@ -97,21 +97,6 @@ internal sealed class SessionTimelineRecorder
             {
                 ReadOne(session.Session, pid);
             }
-        }
-    }
-
-    private async Task LoopAsync(CancellationToken token)
-    {
-        using var timer = new PeriodicTimer(_interval);
-        try
-        {
-            while (await timer.WaitForNextTickAsync(token))
-            {
-                Read();
-            }
-        }
-        catch (OperationCanceledException)
-        {
         }
     }
 

@@ -11,8 +11,8 @@ public sealed class PgStatDatabaseCollector : ICollector
         ["xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "temp_files", "temp_bytes", "deadlocks"];
 
     private readonly string _connectionString;
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
+    private PollingLoop? _loop;
+    private NpgsqlConnection? _connection;
     private string? _error;
     private long _reads;
 
@@ -30,56 +30,46 @@ public sealed class PgStatDatabaseCollector : ICollector
     {
         var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
         await connection.OpenAsync(cancellationToken);
-        var first = await ReadAsync(connection, cancellationToken);
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
-        _loop = Task.Run(() => LoopAsync(connection, first, phase, token), CancellationToken.None);
+        var last = await ReadAsync(connection, cancellationToken);
+        _connection = connection;
+        _loop = PollingLoop.Start("reading pg_stat_database", TimeSpan.FromSeconds(1), async token =>
+        {
+            try
+            {
+                var now = await ReadAsync(connection, token);
+                var seconds = (now.Utc - last.Utc).TotalSeconds;
+                if (seconds > 0)
+                {
+                    for (var i = 0; i < Counters.Length; i++)
+                    {
+                        phase.Series.Add(now.Utc, "db." + Counters[i] + "_per_sec", (now.Values[i] - last.Values[i]) / seconds);
+                    }
+                }
+
+                last = now;
+                _reads++;
+                return true;
+            }
+            catch (NpgsqlException e) when (!token.IsCancellationRequested)
+            {
+                // A broken monitor connection does not come back: the series ends here and says why.
+                _error = "pg_stat_database reads stopped: " + e.Message;
+                return false;
+            }
+        });
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        if (_stop is null || _loop is null)
+        if (_loop is null)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
 
-        await _stop.CancelAsync();
-        await _loop.WaitAsync(cancellationToken);
+        await _loop.StopAsync();
+        await _connection!.DisposeAsync();
         return new CollectorOutcome(Name, _error is null ? CollectorStatus.Ok : _reads > 0 ? CollectorStatus.Partial : CollectorStatus.Failed, 0, _error);
-    }
-
-    private async Task LoopAsync(NpgsqlConnection connection, (DateTime Utc, long[] Values) last, PhaseContext phase, CancellationToken token)
-    {
-        await using (connection)
-        {
-            using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-            try
-            {
-                while (await timer.WaitForNextTickAsync(token))
-                {
-                    var now = await ReadAsync(connection, token);
-                    var seconds = (now.Utc - last.Utc).TotalSeconds;
-                    if (seconds > 0)
-                    {
-                        for (var i = 0; i < Counters.Length; i++)
-                        {
-                            phase.Series.Add(now.Utc, "db." + Counters[i] + "_per_sec", (now.Values[i] - last.Values[i]) / seconds);
-                        }
-                    }
-
-                    last = now;
-                    _reads++;
-                }
-            }
-            catch (OperationCanceledException)
-            {
-            }
-            catch (NpgsqlException e)
-            {
-                _error = "pg_stat_database reads stopped: " + e.Message;
-            }
-        }
     }
 
     private static async Task<(DateTime Utc, long[] Values)> ReadAsync(NpgsqlConnection connection, CancellationToken token)

@@ -27,9 +27,11 @@ public sealed class PgWaitsCollector : ICollector
     private readonly bool _hasQueryId;
     private readonly WaitTally _tally = new();
     private readonly ActivityRecorder _activity = new();
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
-    private Task? _profileLoop;
+    private PollingLoop? _loop;
+    private PollingLoop? _profileLoop;
+    private NpgsqlCommand? _poll;
+    private Stopwatch? _watch;
+    private readonly List<(ActivityRecorder.Row Row, DateTime Start, bool Watched)> _rows = [];
     private NpgsqlConnection? _connection;
     private NpgsqlConnection? _profileConnection;
     private long _polls;
@@ -106,8 +108,6 @@ public sealed class PgWaitsCollector : ICollector
         var pids = Pids(phase);
         _sessionOfPid = phase.Sessions.Where(s => s.BackendPid is not null).GroupBy(s => s.BackendPid!.Value).ToDictionary(g => g.Key, g => g.First().Session);
         _connection = await OpenAsync(cancellationToken);
-        _stop = new CancellationTokenSource();
-        var token = _stop.Token;
         if (_useWaitSampling)
         {
             // Its own connection: the activity poll keeps the other one busy every 10 ms.
@@ -118,7 +118,7 @@ public sealed class PgWaitsCollector : ICollector
             }
 
             _lastProfile = await ReadProfileAsync(_profileConnection, pids, cancellationToken);
-            _profileLoop = Task.Run(() => ProfileLoopAsync(pids, token), CancellationToken.None);
+            _profileLoop = PollingLoop.Start("reading pg_wait_sampling", TimeSpan.FromSeconds(1), token => ReadProfileOnceAsync(pids, token));
         }
 
         // Prepared and run once before the phase, so its first poll inside the phase is not the slow one that
@@ -145,22 +145,25 @@ public sealed class PgWaitsCollector : ICollector
             }
         }
 
-        _loop = Task.Run(() => ActivityLoopAsync(poll, token), CancellationToken.None);
+        _poll = poll;
+        _watch = Stopwatch.StartNew();
+        _loop = PollingLoop.Start("polling pg_stat_activity", ActivityInterval, PollActivityAsync);
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        if (_stop is null || _loop is null)
+        if (_loop is null)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
 
-        await _stop.CancelAsync();
-        await _loop.WaitAsync(cancellationToken);
+        await _loop.StopAsync();
+        await _poll!.DisposeAsync();
+        TallyActivity(_watch!.Elapsed);
         if (_profileLoop is not null)
         {
-            await _profileLoop.WaitAsync(cancellationToken);
+            await _profileLoop.StopAsync();
             if (_error is null)
             {
                 // A last read so the tail of the phase is counted.
@@ -193,70 +196,64 @@ public sealed class PgWaitsCollector : ICollector
         return connection;
     }
 
-    private async Task ActivityLoopAsync(NpgsqlCommand cmd, CancellationToken token)
+    // One poll of the watched backends; a broken connection ends the polling and says why.
+    private async Task<bool> PollActivityAsync(CancellationToken token)
     {
-        await using var disposing = cmd;
-        var watch = Stopwatch.StartNew();
-        using var timer = new PeriodicTimer(ActivityInterval);
         try
         {
-            var rows = new List<(ActivityRecorder.Row Row, DateTime Start, bool Watched)>();
-            while (await timer.WaitForNextTickAsync(token))
+            var utc = DateTime.UtcNow;
+            var asked = utc;
+            _rows.Clear();
+            await using (var reader = await _poll!.ExecuteReaderAsync(token))
             {
-                var utc = DateTime.UtcNow;
-                var asked = utc;
-                rows.Clear();
-                await using (var reader = await cmd.ExecuteReaderAsync(token))
+                while (await reader.ReadAsync(token))
                 {
-                    while (await reader.ReadAsync(token))
+                    var pid = reader.GetInt32(0);
+                    var waitType = reader.IsDBNull(2) || reader.IsDBNull(3) ? null : reader.GetString(2) + ":" + reader.GetString(3);
+                    var row = new ActivityRecorder.Row(
+                        utc,
+                        pid,
+                        _sessionOfPid.TryGetValue(pid, out var session) ? session : null,
+                        reader.IsDBNull(1) ? "" : reader.GetString(1),
+                        waitType,
+                        reader.IsDBNull(4) ? null : reader.GetInt64(4),
+                        reader.IsDBNull(5) ? null : reader.GetString(5),
+                        reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6));
+                    if (_states is null)
                     {
-                        var pid = reader.GetInt32(0);
-                        var waitType = reader.IsDBNull(2) || reader.IsDBNull(3) ? null : reader.GetString(2) + ":" + reader.GetString(3);
-                        var row = new ActivityRecorder.Row(
-                            utc,
-                            pid,
-                            _sessionOfPid.TryGetValue(pid, out var session) ? session : null,
-                            reader.IsDBNull(1) ? "" : reader.GetString(1),
-                            waitType,
-                            reader.IsDBNull(4) ? null : reader.GetInt64(4),
-                            reader.IsDBNull(5) ? null : reader.GetString(5),
-                            reader.IsDBNull(6) ? null : reader.GetFieldValue<int[]>(6));
-                        if (_states is null)
-                        {
-                            _activity.Add(row);
-                        }
-                        else
-                        {
-                            rows.Add((row, reader.IsDBNull(7) ? DateTime.MinValue : reader.GetDateTime(7), reader.GetBoolean(8)));
-                            utc = reader.GetFieldValue<DateTime>(9);
-                        }
+                        _activity.Add(row);
+                    }
+                    else
+                    {
+                        _rows.Add((row, reader.IsDBNull(7) ? DateTime.MinValue : reader.GetDateTime(7), reader.GetBoolean(8)));
+                        utc = reader.GetFieldValue<DateTime>(9);
                     }
                 }
-
-                if (_states is not null)
-                {
-                    // The poll's time is when the server ran it, not when it was asked: on a busy machine the two are
-                    // tens of ms apart, and the run queue is told apart by comparing these times with schedstat's. A
-                    // server clock outside the round trip (another machine, skewed) is held to it.
-                    var answered = DateTime.UtcNow;
-                    utc = rows.Count == 0 ? asked : utc < asked ? asked : utc > answered ? answered : utc;
-                    Follow(utc, rows);
-                }
-
-                _lastPollUtc = utc;
-                _polls++;
             }
+
+            if (_states is not null)
+            {
+                // The poll's time is when the server ran it, not when it was asked: on a busy machine the two are
+                // tens of ms apart, and the run queue is told apart by comparing these times with schedstat's. A
+                // server clock outside the round trip (another machine, skewed) is held to it.
+                var answered = DateTime.UtcNow;
+                utc = _rows.Count == 0 ? asked : utc < asked ? asked : utc > answered ? answered : utc;
+                Follow(utc, _rows);
+            }
+
+            _lastPollUtc = utc;
+            _polls++;
+            return true;
         }
-        catch (OperationCanceledException)
-        {
-        }
-        catch (NpgsqlException e)
+        catch (NpgsqlException e) when (!token.IsCancellationRequested)
         {
             _error = "pg_stat_activity polling stopped: " + e.Message;
+            return false;
         }
+    }
 
-        var elapsed = watch.Elapsed;
-
+    private void TallyActivity(TimeSpan elapsed)
+    {
         // Each sample stands for the actual mean interval between polls, not the nominal 10 ms.
         _activity.SampleMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : elapsed.TotalMilliseconds / _polls;
         var expected = (long)(elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
@@ -306,22 +303,17 @@ public sealed class PgWaitsCollector : ICollector
         }
     }
 
-    private async Task ProfileLoopAsync(int[] pids, CancellationToken token)
+    private async Task<bool> ReadProfileOnceAsync(int[] pids, CancellationToken token)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         try
         {
-            while (await timer.WaitForNextTickAsync(token))
-            {
-                TallyProfile(await ReadProfileAsync(_profileConnection!, pids, token), DateTime.UtcNow);
-            }
+            TallyProfile(await ReadProfileAsync(_profileConnection!, pids, token), DateTime.UtcNow);
+            return true;
         }
-        catch (OperationCanceledException)
-        {
-        }
-        catch (NpgsqlException e)
+        catch (NpgsqlException e) when (!token.IsCancellationRequested)
         {
             _error = "pg_wait_sampling reads stopped: " + e.Message;
+            return false;
         }
     }
 

@@ -17,7 +17,7 @@ public sealed class DmvCollector : ICollector
     private ISqlCommandSink? _sink;
     private IReadOnlyList<DmvDefinition> _definitions = [];
     private DmvPhaseData _data = new();
-    private SqlPollingLoop? _loop;
+    private PollingLoop? _loop;
     private string? _error;
     private int _failedSnapshots;
 
@@ -58,7 +58,7 @@ public sealed class DmvCollector : ICollector
         }
 
         // One lost snapshot only widens an interval; the loop keeps going and the outcome reports it.
-        _loop = SqlPollingLoop.Start("snapshot", _interval, SnapshotAsync, cancellationToken);
+        _loop = PollingLoop.Start("snapshot", _interval, SnapshotAsync, LostPolls.OnServerError("snapshot"), cancellationToken);
     }
 
     /// <inheritdoc />

@@ -20,7 +20,7 @@ public sealed class WorkerThreadSampler : ICollector
     private readonly TimeSpan _interval;
     private readonly bool _live;
     private ISqlCommandSink? _sink;
-    private SqlPollingLoop? _loop;
+    private PollingLoop? _loop;
     private int _polls;
     private int _failedPolls;
     private string? _error;
@@ -74,7 +74,7 @@ public sealed class WorkerThreadSampler : ICollector
         }
 
         // One lost poll leaves a gap a neighbouring poll usually covers; the loop keeps going and the outcome reports it.
-        _loop = SqlPollingLoop.Start("worker-thread poll", _interval, ct => PollAsync(phase, ct), cancellationToken);
+        _loop = PollingLoop.Start("worker-thread poll", _interval, ct => PollAsync(phase, ct), LostPolls.OnServerError("worker-thread poll"), cancellationToken);
     }
 
     /// <inheritdoc />

@@ -16,8 +16,8 @@ public sealed class PdhCounterCollector : ICollector
     private readonly TimeSpan _interval;
     private readonly List<PdhRow> _rows = new();
     private PdhQuery? _query;
-    private CancellationTokenSource? _stop;
-    private Task? _loop;
+    private PollingLoop? _loop;
+    private string? _loopError;
 
     /// <summary>Creates the collector for <paramref name="serverProcess"/> (the <c>\Process(…)</c> instance), sampling every <paramref name="interval"/> (default 1 s).</summary>
     public PdhCounterCollector(string serverProcess = "sqlservr", TimeSpan? interval = null)
@@ -51,8 +51,28 @@ public sealed class PdhCounterCollector : ICollector
             _rows.Clear();
         }
 
-        _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        _loop = Task.Run(() => SampleLoopAsync(_query, _stop.Token), CancellationToken.None);
+        var query = _query;
+        _loopError = null;
+        _loop = PollingLoop.Start("sampling PDH counters", _interval, _ =>
+        {
+            try
+            {
+                query.Collect();
+                var row = new PdhRow(DateTime.UtcNow, query.Read());
+                lock (_rows)
+                {
+                    _rows.Add(row);
+                }
+
+                return Task.FromResult(true);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // The samples taken so far stay; the outcome says why the rest are missing.
+                _loopError = e.Message;
+                return Task.FromResult(false);
+            }
+        }, cancellationToken: cancellationToken);
         return Task.CompletedTask;
     }
 
@@ -60,30 +80,18 @@ public sealed class PdhCounterCollector : ICollector
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(phase);
-        if (_query is null || _stop is null || _loop is null)
+        if (_query is null || _loop is null)
         {
             return new CollectorOutcome(Name, CollectorStatus.Skipped, Error: "PDH sampling was not started");
         }
 
-        await _stop.CancelAsync().ConfigureAwait(false);
-        string? loopError = null;
-        try
-        {
-            await _loop.ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-        }
-        catch (Exception e)
-        {
-            loopError = e.Message;
-        }
+        await _loop.StopAsync().ConfigureAwait(false);
+        var loopError = _loopError;
 
         var counters = _query.Counters;
         var rejected = _query.Rejected;
         _query.Dispose();
         _query = null;
-        _stop.Dispose();
 
         PdhRow[] rows;
         lock (_rows)
@@ -106,19 +114,5 @@ public sealed class PdhCounterCollector : ICollector
         }
 
         return new CollectorOutcome(Name, CollectorStatus.Ok);
-    }
-
-    private async Task SampleLoopAsync(PdhQuery query, CancellationToken cancellationToken)
-    {
-        using var timer = new PeriodicTimer(_interval);
-        while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
-        {
-            query.Collect();
-            var row = new PdhRow(DateTime.UtcNow, query.Read());
-            lock (_rows)
-            {
-                _rows.Add(row);
-            }
-        }
     }
 }

@@ -9,8 +9,6 @@ using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Core.Statements;
 using SqlWaitProbe.Core.Text;
 using System.Globalization;
-using SqlWaitProbe.Linux.PerfRecord;
-using SqlWaitProbe.Linux.Proc;
 using SqlWaitProbe.Postgres.Collectors;
 using SqlWaitProbe.Postgres.Workloads;
 using SqlWaitProbe.TestSupport;
@@ -116,95 +114,6 @@ public sealed class CollectorTests(EmbeddedServerFixture fixture)
         // The wait samples carry the statement too (pg_wait_sampling's profile keeps its queryid).
         var samples = Csv.ReadRows(new StringReader(await File.ReadAllTextAsync(phase.PathFor(BundlePaths.WaitSamples("load"))))).ToList();
         Assert.Contains(samples, r => r["wait_type"] == "Lock:transactionid" && r["statement"] == countKey);
-    }
-
-    [Fact]
-    public async Task Backend_cpu_of_a_busy_session_comes_from_proc()
-    {
-        var cs = fixture.Server.ConnectionString;
-        await using var target = new PostgresWorkloadTarget(cs, PostgresWorkloadCatalog.Get("hashbytes", 0.02));
-        await target.PrepareAsync(new Progress<string>(), CancellationToken.None);
-        await using var session = await target.OpenSessionAsync(1, CancellationToken.None);
-        var phase = new PhaseContext("load", 1, TestData.TempFolder(), [session.Info]);
-        var collector = new BackendCpuCollector();
-        await collector.StartAsync(phase, CancellationToken.None);
-        var until = DateTime.UtcNow.AddSeconds(1.5);
-        while (DateTime.UtcNow < until)
-        {
-            await session.ExecuteAsync(CancellationToken.None);
-        }
-
-        var outcome = await collector.StopAsync(phase, CancellationToken.None);
-        Assert.Equal(CollectorStatus.Ok, outcome.Status);
-        var cpu = phase.SessionCpu[1];
-        Assert.InRange(cpu.CpuMs, 1, 1700);
-        Assert.NotNull(cpu.RunQueueMs);
-        // A busy backend is on a CPU or waiting for one; on a loaded machine the second part grows.
-        Assert.InRange(cpu.CpuMs + cpu.RunQueueMs!.Value, 300, 2200);
-        Assert.Contains(phase.Series.Snapshot(), p => p.Series == "server.cpu.user_pct" && p.Value > 5);
-    }
-
-    [Fact]
-    public async Task Os_counters_are_written_every_second()
-    {
-        var phase = new PhaseContext("load", 1, TestData.TempFolder(), []);
-        var collector = new OsCountersCollector();
-        await collector.StartAsync(phase, CancellationToken.None);
-        await Task.Delay(2300);
-        Assert.Equal(CollectorStatus.Ok, (await collector.StopAsync(phase, CancellationToken.None)).Status);
-        var points = phase.Series.Snapshot();
-        Assert.Equal(2, points.Count(p => p.Series == "os.cpu.user_pct"));
-        var cpu = points.Where(p => p.Series.StartsWith("os.cpu.", StringComparison.Ordinal)).GroupBy(p => p.Utc).First().Sum(p => p.Value);
-        Assert.InRange(cpu, 99, 101);
-        Assert.Contains(points, p => p.Series == "os.mem.available_mb" && p.Value > 100);
-        Assert.Contains(points, p => p.Series == "os.context_switches_per_sec" && p.Value > 0);
-    }
-
-    [Fact]
-    public async Task Perf_records_stacks_of_the_busy_backend_with_libcrypto_in_them()
-    {
-        if (PerfAvailability.Problem() is { } problem)
-        {
-            Assert.Fail("perf must work on this machine: " + problem);
-        }
-
-        var cs = fixture.Server.ConnectionString;
-        await using var target = new PostgresWorkloadTarget(cs, PostgresWorkloadCatalog.Get("hashbytes", 0.02));
-        await target.PrepareAsync(new Progress<string>(), CancellationToken.None);
-        await using var session = await target.OpenSessionAsync(1, CancellationToken.None);
-        var root = TestData.TempFolder();
-        var phase = new PhaseContext("load", 1, root, [session.Info]);
-        var runId = "t" + Guid.NewGuid().ToString("N")[..8];
-        var collector = new PerfRecordCollector(new PerfRecordOptions { Scope = new RunScope("capture", runId), SampleHz = 499 });
-        await collector.StartAsync(phase, CancellationToken.None);
-        var until = DateTime.UtcNow.AddSeconds(1.5);
-        while (DateTime.UtcNow < until)
-        {
-            await session.ExecuteAsync(CancellationToken.None);
-        }
-
-        var outcome = await collector.StopAsync(phase, CancellationToken.None);
-        Assert.True(outcome.Status == CollectorStatus.Ok, outcome.Error);
-        using (var gz = new GZipStream(File.OpenRead(Path.Combine(root, BundlePaths.PerfScript("load"))), CompressionMode.Decompress))
-        using (var reader = new StreamReader(gz))
-        {
-            var script = await reader.ReadToEndAsync();
-            Assert.Contains("libcrypto", script);
-
-            // Converted with --no-inline: every frame is a real function with its module.
-            Assert.DoesNotContain("(inlined)", script);
-        }
-
-        using (var sampling = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(root, BundlePaths.StackInfo("load")))))
-        {
-            Assert.Equal(outcome.LostEvents, sampling.RootElement.GetProperty("lostSamples").GetInt64());
-        }
-
-        var folded = await File.ReadAllLinesAsync(Path.Combine(root, BundlePaths.Stacks("load")));
-        Assert.Contains(folded, l => l.StartsWith("postgres;", StringComparison.Ordinal) && l.Contains("libcrypto", StringComparison.Ordinal));
-
-        // perf's record and data went with it: no run folder of this run is left in the private folder.
-        Assert.DoesNotContain(Directory.EnumerateDirectories(RuntimeFolder.Location), d => Path.GetFileName(d).StartsWith("capture-" + runId + "-", StringComparison.Ordinal));
     }
 
     private static async Task Exec(string cs, string sql)

@@ -1,4 +1,5 @@
 using Npgsql;
+using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Embedded;
 

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Npgsql;
+using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Postgres.Workloads;
 

@@ -1,7 +1,8 @@
+using Xunit;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.Core.Runtime;
 
-namespace SqlWaitProbe.Postgres.Tests;
+namespace SqlWaitProbe.TestSupport;
 
 /// <summary>One real embedded PostgreSQL shared by the tests of a collection.</summary>
 public sealed class EmbeddedServerFixture : IAsyncLifetime
@@ -15,12 +16,4 @@ public sealed class EmbeddedServerFixture : IAsyncLifetime
 
     /// <inheritdoc />
     public async Task DisposeAsync() => await Server.DisposeAsync();
-}
-
-/// <summary>Tests sharing one embedded server.</summary>
-[CollectionDefinition(Name)]
-public sealed class EmbeddedServerCollection : ICollectionFixture<EmbeddedServerFixture>
-{
-    /// <summary>Collection name.</summary>
-    public const string Name = "embedded server";
 }

@@ -8,7 +8,7 @@ using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Core.Runtime;
 
-namespace SqlWaitProbe.Postgres.Tests.Collectors;
+namespace SqlWaitProbe.Linux.Tests.OffCpu;
 
 [Collection(EmbeddedServerCollection.Name)]
 public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)

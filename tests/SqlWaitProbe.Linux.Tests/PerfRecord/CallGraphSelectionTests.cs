@@ -1,7 +1,8 @@
+using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Linux.PerfRecord;
 
-namespace SqlWaitProbe.Capture.Tests;
+namespace SqlWaitProbe.Linux.Tests.PerfRecord;
 
 /// <summary>The dry run's perf line states the call graph a capture will use and why, decided before anything starts.</summary>
 public sealed class CallGraphSelectionTests

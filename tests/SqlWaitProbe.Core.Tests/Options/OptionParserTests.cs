@@ -1,9 +1,8 @@
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
-using SqlWaitProbe.Phases;
 using SqlWaitProbe.Core.Options;
 
-namespace SqlWaitProbe.Phases.Tests.Options;
+namespace SqlWaitProbe.Core.Tests.Options;
 
 public sealed class OptionParserTests
 {

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Linux.PerfRecord;
 
-namespace SqlWaitProbe.Postgres.Tests.Collectors;
+namespace SqlWaitProbe.Linux.Tests.PerfRecord;
 
 public sealed class PerfChildCleanupTests
 {

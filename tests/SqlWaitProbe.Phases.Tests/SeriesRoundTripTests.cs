@@ -6,7 +6,7 @@ using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Pdh;
 using SqlWaitProbe.Phases;
 
-namespace SqlWaitProbe.Capture.Tests;
+namespace SqlWaitProbe.Phases.Tests;
 
 /// <summary>
 /// <c>series.csv</c> has one writer, the phase runner: a collector that reports series rows when it stops (as PDH

@@ -1,13 +1,14 @@
+using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Modules;
 using SqlWaitProbe.Windows.Etw;
 
 
-namespace SqlWaitProbe.Capture.Tests;
+namespace SqlWaitProbe.Core.Tests.Collectors;
 
-/// <summary>The one OS-collector selection both engines and the dry run use: validate, then select, never throw.</summary>
-public sealed class OsCollectorSelectorTests
+/// <summary>The OS collector catalogs as both engines and the dry run ask them: validate, then choose, never throw.</summary>
+public sealed class OsCollectorCatalogTests
 {
     private static readonly OsCollectorCatalog Linux = OsSelection.Catalog(windows: false, etwProblem: () => "not here");
     private static readonly OsCollectorCatalog Windows = OsSelection.Catalog(windows: true, perfProblem: () => "not here");

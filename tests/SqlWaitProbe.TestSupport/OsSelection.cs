@@ -5,10 +5,10 @@ using SqlWaitProbe.Linux;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Windows;
 
-namespace SqlWaitProbe.Capture.Tests;
+namespace SqlWaitProbe.TestSupport;
 
 /// <summary>The OS collector catalogs of both platforms, as a capture on either would ask them, with this test's own availability answers.</summary>
-internal static class OsSelection
+public static class OsSelection
 {
     public static OptionValues Values(string? cpu = null, int? hz = null, string? offCpu = null, int? maxPerf = null, string? callGraph = null) =>
         OptionValues.Of((CpuOptions.Cpu, cpu), (CpuOptions.SampleHz, hz), (CpuOptions.OffCpu, offCpu), (PerfOptions.MaxPerfMegabytes, maxPerf), (PerfOptions.CallGraph, callGraph));

@@ -1,6 +1,6 @@
 using SqlWaitProbe.Linux.Proc;
 
-namespace SqlWaitProbe.Postgres.Tests.Proc;
+namespace SqlWaitProbe.Linux.Tests.Proc;
 
 public sealed class ProcFilesTests
 {
