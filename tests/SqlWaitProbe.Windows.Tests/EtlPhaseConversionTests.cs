@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Stacks;
 using SqlWaitProbe.Core.Workloads;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.TestSupport.Etl;
 using SqlWaitProbe.Windows.Etw;
@@ -75,7 +76,7 @@ public sealed class EtlPhaseConversionTests
         }
 
         using var bundle = CaptureBundle.Open(crafted.Write());
-        var analysis = BundleAnalyzer.Analyze(bundle);
+        var analysis = BundleAnalyzer.Analyze(bundle, Registered.Analysis);
         Assert.Contains(analysis.DataQuality, n => n.StartsWith("phase load: symbols not resolved: function names come from PDBs looked up on Windows", StringComparison.Ordinal));
     }
 

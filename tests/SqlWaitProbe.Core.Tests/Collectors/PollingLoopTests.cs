@@ -39,7 +39,8 @@ public sealed class PollingLoopTests
     [Fact]
     public async Task An_error_the_collector_does_not_pass_over_comes_out_of_stop()
     {
-        var thrown = new TaskCompletionSource();
+        // The test goes on on another thread, after the poll has thrown, not inside TrySetResult before it.
+        var thrown = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), _ =>
         {
             thrown.TrySetResult();
@@ -47,6 +48,7 @@ public sealed class PollingLoopTests
         }, e => e is TimeoutException);
 
         await thrown.Task.WaitAsync(TimeSpan.FromSeconds(20));
+        await Task.Delay(500);
 
         await Assert.ThrowsAsync<InvalidOperationException>(loop.StopAsync);
     }
