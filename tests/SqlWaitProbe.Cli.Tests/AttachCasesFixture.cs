@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Npgsql;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Cli.Tests;
@@ -27,7 +28,7 @@ public sealed class AttachCasesFixture : IAsyncLifetime
     /// <inheritdoc />
     public async Task InitializeAsync()
     {
-        Server = await EmbeddedPostgres.StartAsync("t" + Guid.NewGuid().ToString("N")[..9], new EmbeddedPostgresOptions { MaxSessions = 20 }, new Progress<string>(), CancellationToken.None);
+        Server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions { MaxSessions = 20 }, new Progress<string>(), CancellationToken.None);
         await using var admin = new NpgsqlConnection(Server.ConnectionString);
         await admin.OpenAsync();
         await new NpgsqlCommand(
