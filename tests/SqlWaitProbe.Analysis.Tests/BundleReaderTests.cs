@@ -53,4 +53,19 @@ public sealed class BundleReaderTests
         Assert.Equal([(0L, 16.0), (1L, 8.0)], xe.RunningTotal("A"));
         Assert.Equal("A", xe.ByClerk()[0].Clerk);
     }
+
+    [Fact]
+    public void Xe_page_events_outside_the_phase_window_are_left_out()
+    {
+        // As bundles held them before each phase had its own event files: the load phase's file also has the
+        // baseline's events, seconds before the load phase started.
+        var root = new CraftedBundle().Phase("baseline", 1, 100, 10).Phase("load", 1, 300, 10)
+            .XePages("load", -3, "page_allocated", "A", 8, 4).XePages("load", 1, "page_allocated", "A", 2, 3).Write();
+        using var bundle = CaptureBundle.Open(root);
+
+        var xe = BundleReader.ReadPhases(bundle, Registered.Analysis.Collectors)[1].XePages!;
+
+        Assert.Equal((3L, 3L), (xe.Events, xe.AllocEvents));
+        Assert.Equal([(1L, 6.0)], xe.RunningTotal());
+    }
 }

@@ -15,6 +15,12 @@ public sealed class XeCollectorTests
     {
         public List<string> Sent { get; } = [];
 
+        /// <summary>The event file the session reports as current.</summary>
+        public string CurrentFile { get; init; } = "/nonexistent/probe_r1_pages_0_133.xel";
+
+        /// <summary>The server's UTC clock; null: the server answers nothing to the clock question.</summary>
+        public Func<DateTime>? Clock { get; init; }
+
         public bool IsDryRun => false;
 
         public Task ExecuteAsync(SqlStatement statement, CancellationToken cancellationToken)
@@ -33,7 +39,8 @@ public sealed class XeCollectorTests
                 var p when p.StartsWith("read histogram", StringComparison.Ordinal) => new(["value", "count"],
                     [["MEMORYCLERK_SOSNODE", 1200L], ["MEMORYCLERK_SQLQERESERVATIONS", 40L]]),
                 var p when p.StartsWith("read dropped", StringComparison.Ordinal) => new(["name", "dropped_event_count", "dropped_buffer_count", "largest_event_dropped_size", "current_file"],
-                    [["probe_x", 3L, 0, 0, "/nonexistent/probe_r1_pages_0_133.xel"]]),
+                    [["probe_x", 3L, 0, 0, CurrentFile]]),
+                var p when p.StartsWith("read the server's UTC clock", StringComparison.Ordinal) && Clock is not null => new(["utc_now"], [[Clock()]]),
                 _ => SqlResult.Empty,
             };
             return Task.FromResult(result);
@@ -64,7 +71,7 @@ public sealed class XeCollectorTests
         Assert.Equal(CollectorStatus.Partial, outcome.Status);
         Assert.Equal(3, outcome.LostEvents);
         var order = server.Sent.Select(s => s.Split(' ')[0] + " " + s.Split(' ')[1]).ToList();
-        Assert.Equal(["discover pages", "drop XE", "create XE", "start XE", "read histogram", "read dropped-event", "stop XE", "read page", "drop XE"], order);
+        Assert.Equal(["read the", "discover pages", "drop XE", "create XE", "start XE", "read histogram", "read dropped-event", "stop XE", "read page", "drop XE"], order);
         Assert.Contains(server.Sent, s => s.Contains("N'/nonexistent/probe_r1_pages*.xel'", StringComparison.Ordinal));
         Assert.Equal(["value,count", "MEMORYCLERK_SOSNODE,1200", "MEMORYCLERK_SQLQERESERVATIONS,40"], File.ReadAllLines(Path.Combine(root, "phases/load/xe/clerk_histogram.csv")));
         var events = File.ReadAllLines(Path.Combine(root, "phases/load/xe/page_events.csv"));
@@ -72,5 +79,65 @@ public sealed class XeCollectorTests
         Assert.Equal("2026-03-01T10:00:01.500Z,page_allocated,61,MEMORYCLERK_SOSNODE,9", events[1]);
         Assert.Contains(phase.Series.Snapshot(), p => p.Series == "xe.pages_allocated_per_sec" && p.Value == 17);
         Assert.Contains(phase.Series.Snapshot(), p => p.Series == "xe.pages_freed_per_sec" && p.Value == 9);
+    }
+
+    private static XeCollector Collector(ScriptedServer server) =>
+        new((_, _) => Task.FromResult<ISqlCommandSink>(server),
+            p => new XeSessionOptions { RunId = "r1", Phase = p.Name, Filter = new SessionFilter { SessionIds = [61] } }, [XeStream.Pages]);
+
+    [Fact]
+    public async Task Each_phase_writes_its_own_event_files_reads_only_those_and_deletes_them_from_the_server_after_copying()
+    {
+        // A folder standing in for the server's LOG folder on this machine, holding the files the server wrote for
+        // the baseline and the load phase (a real .xel written by SQL Server, under the names the sessions give).
+        var log = TestData.TempFolder();
+        var xel = TestData.Path("xel/sqltoolsservice__TestXel_0.xel");
+        File.Copy(xel, Path.Combine(log, "probe_r1_baseline_pages_0_133.xel"));
+        File.Copy(xel, Path.Combine(log, "probe_r1_load_pages_0_134.xel"));
+        var server = new ScriptedServer { CurrentFile = Path.Combine(log, "probe_r1_load_pages_0_134.xel") };
+        var root = TestData.TempFolder();
+        var phase = new PhaseContext("load", 1, root, [new WorkloadSessionInfo(1, null, 61)]);
+        var collector = Collector(server);
+
+        await collector.StartAsync(phase, CancellationToken.None);
+        await collector.StopAsync(phase, CancellationToken.None);
+
+        Assert.Contains(server.Sent, s => s.StartsWith("create XE session", StringComparison.Ordinal));
+        Assert.Equal(["probe_r1_load_pages_0_134.xel"], Directory.GetFiles(Path.Combine(root, "phases/load/xe/files")).Select(Path.GetFileName));
+        Assert.Equal(["probe_r1_baseline_pages_0_133.xel"], Directory.GetFiles(log).Select(Path.GetFileName));
+    }
+
+    [Fact]
+    public void The_event_file_name_carries_the_phase()
+    {
+        var create = new XeSessionBuilder(new XeSessionOptions { RunId = "r1", Phase = "load", Filter = new SessionFilter { SessionIds = [61] } }).Create(XeStream.Pages).Text;
+        Assert.Contains("filename = N'probe_r1_load_pages.xel'", create);
+        var sweep = new XeSessionOptions { RunId = "r1", Phase = "t8 x", Filter = new SessionFilter() };
+        Assert.Equal("probe_r1_t8_x_pages", sweep.FileName(XeStream.Pages));
+    }
+
+    [Fact]
+    public async Task Page_events_are_moved_to_this_machines_clock_and_kept_to_the_phase_window()
+    {
+        // The scripted server's clock reads 2026-03-01T10:00:00Z when the test starts: far from this machine's, as a
+        // remote server's can be. Its files hold events at 10:00:01.5 (9 allocated, 9 freed) and 10:00:02.5 (17 allocated);
+        // the phase's window on this machine's clock covers the server's 10:00:01 to 10:00:02 only.
+        var serverEpoch = new DateTime(2026, 3, 1, 10, 0, 0, DateTimeKind.Utc);
+        var localStart = DateTime.UtcNow;
+        var server = new ScriptedServer { Clock = () => serverEpoch + (DateTime.UtcNow - localStart) };
+        var root = TestData.TempFolder();
+        var phase = new PhaseContext("load", 1, root, [new WorkloadSessionInfo(1, null, 61)]);
+        var collector = Collector(server);
+        await collector.StartAsync(phase, CancellationToken.None);
+        phase.StartUtc = localStart.AddSeconds(1);
+        phase.EndUtc = localStart.AddSeconds(2);
+        await collector.StopAsync(phase, CancellationToken.None);
+
+        var events = File.ReadAllLines(Path.Combine(root, "phases/load/xe/page_events.csv")).Skip(1).ToList();
+        Assert.Equal(2, events.Count);
+        Assert.All(events, e => Assert.EndsWith(",61,MEMORYCLERK_SOSNODE,9", e, StringComparison.Ordinal));
+        var first = DateTime.Parse(events[0].Split(',')[0], System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.AdjustToUniversal);
+        Assert.InRange(first, localStart.AddSeconds(1.4), localStart.AddSeconds(1.6));
+        Assert.DoesNotContain(phase.Series.Snapshot(), p => p.Value == 17);
     }
 }

@@ -24,6 +24,7 @@ public sealed class XeCollector : ICollector
     private bool? _callstackRva;
     private RunFolder? _run;
     private RunScope? _scope;
+    private ServerClock _clock = ServerClock.Same;
 
     /// <summary>Creates the collector for <paramref name="streams"/>; the capture's <paramref name="scope"/> records its sessions for <c>probe cleanup</c>.</summary>
     public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams, RunScope? scope = null)
@@ -47,6 +48,19 @@ public sealed class XeCollector : ICollector
         }
 
         _builder = new XeSessionBuilder(_optionsFor(phase) with { CallstackRva = _callstackRva ?? true });
+        if (_streams.Contains(XeStream.Pages))
+        {
+            _clock = await ServerClock.MeasureAsync(_sink, cancellationToken);
+            if (_sink is RecordingSqlSink clockRecorder)
+            {
+                clockRecorder.Note("the answer against this machine's clock corrects the page events' times before they are kept to the phase's window");
+            }
+            else if (_clock.Offset.Duration() > _clock.Uncertainty)
+            {
+                Log.Information("the server's clock is {Offset} ms ahead of this machine's (±{Uncertainty} ms); XE event times are corrected by it",
+                    (long)_clock.Offset.TotalMilliseconds, (long)Math.Ceiling(_clock.Uncertainty.TotalMilliseconds));
+            }
+        }
         foreach (var stream in _streams)
         {
             var fields = await _sink.QueryAsync(XeSessionBuilder.DiscoverFields(stream), cancellationToken);
@@ -168,6 +182,8 @@ public sealed class XeCollector : ICollector
             {
                 events.AddRange(copies.SelectMany(f => XelFileReader.ReadPageEvents(f, _pagesField)));
                 readLocally = true;
+                // The bundle keeps the copies; the originals would pile up in the server's LOG folder phase after phase.
+                XeFiles.DeleteOriginals(pattern!);
             }
             catch (Core.Errors.BadInputException e)
             {
@@ -182,6 +198,13 @@ public sealed class XeCollector : ICollector
             {
                 events.Add(XeEventXml.ToPageEvent((string)row[1]!, _pagesField));
             }
+
+            if (pattern is not null && !_sink.IsDryRun)
+            {
+                // T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
+                Log.Warning("the XE event files {Pattern} stay on the server (up to {Mb} MB); delete them there, or run probe cleanup on the server's machine",
+                    pattern, _builder.Options.MaxFileMegabytes);
+            }
         }
 
         if (_sink!.IsDryRun)
@@ -189,6 +212,7 @@ public sealed class XeCollector : ICollector
             return;
         }
 
+        events = InWindow(events, phase, _clock);
         events.Sort((a, b) => a.Utc.CompareTo(b.Utc));
         BundleCsv.Write(phase.PathFor(BundlePaths.XePageEvents(phase.Name)), BundleColumns.Header(BundleColumns.XePageEvents.All),
             events.Select(e => Csv.Line(BundleCsv.Utc(e.Utc), e.Event, e.SessionId is { } s ? Csv.Number(s) : "", e.MemoryClerkName, Csv.Number(e.Pages))));
@@ -196,6 +220,18 @@ public sealed class XeCollector : ICollector
         {
             phase.Series.Add(g.Key.Second, g.Key.Event == "page_freed" ? "xe.pages_freed_per_sec" : "xe.pages_allocated_per_sec", g.Sum(e => e.Pages));
         }
+    }
+
+    /// <summary>
+    /// The events on this machine's clock that fall inside the phase's window: the session starts before the window opens
+    /// and stops after it closes, and a file read by pattern must never lend one phase's events to another.
+    /// </summary>
+    internal static List<PageEvent> InWindow(IEnumerable<PageEvent> events, PhaseContext phase, ServerClock clock)
+    {
+        var shifted = events.Select(e => e with { Utc = clock.ToLocal(e.Utc) });
+        return phase.StartUtc == default || phase.EndUtc <= phase.StartUtc
+            ? [.. shifted]
+            : [.. shifted.Where(e => e.Utc >= phase.StartUtc && e.Utc <= phase.EndUtc)];
     }
 
     /// <summary>Asks the server whether it has <c>package0.callstack_rva</c>; a dry run notes what each answer changes.</summary>

@@ -36,6 +36,35 @@ public static partial class XeFiles
         }
     }
 
+    /// <summary>
+    /// Deletes the server's files matching <paramref name="pattern"/> once they are copied and read (server on this
+    /// machine); a file that cannot be deleted is named in the log and left.
+    /// </summary>
+    public static int DeleteOriginals(string pattern)
+    {
+        var folder = Path.GetDirectoryName(pattern);
+        if (string.IsNullOrEmpty(folder) || !Directory.Exists(folder))
+        {
+            return 0;
+        }
+
+        var deleted = 0;
+        foreach (var file in Directory.EnumerateFiles(folder, Path.GetFileName(pattern)))
+        {
+            try
+            {
+                File.Delete(file);
+                deleted++;
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                Serilog.Log.Warning("could not delete the XE event file {File} after reading it: {Message}", file, e.Message);
+            }
+        }
+
+        return deleted;
+    }
+
     [GeneratedRegex(@"_\d+_\d+\.xel$", RegexOptions.IgnoreCase)]
     private static partial Regex RolloverSuffix();
 }

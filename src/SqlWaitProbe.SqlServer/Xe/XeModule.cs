@@ -30,6 +30,7 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
         var xe = new XeCollector(run.OpenAsync, p => new XeSessionOptions
         {
             RunId = settings.RunId,
+            Phase = p.Name,
             Filter = run.FilterFor(p),
             MaxFileMegabytes = settings.MaxXeMegabytes,
         }, settings.XeStreams, settings.Scope);
@@ -39,9 +40,9 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
 
     /// <inheritdoc />
     public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) =>
-        ReadXePages(bundle, BundlePaths.XePageEvents(phase.Name), phase.Phase.StartUtc, cancellationToken) is { } pages ? phase with { XePages = pages } : phase;
+        ReadXePages(bundle, BundlePaths.XePageEvents(phase.Name), phase.Phase.StartUtc, phase.Phase.EndUtc, cancellationToken) is { } pages ? phase with { XePages = pages } : phase;
 
-    private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, CancellationToken cancellationToken)
+    private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, DateTime phaseEnd, CancellationToken cancellationToken)
     {
         using var csv = CsvFile.Open(bundle, relative, BundleColumns.XePageEvents.Utc, BundleColumns.XePageEvents.Event, BundleColumns.XePageEvents.MemoryClerkName, BundleColumns.XePageEvents.Pages);
         if (csv is null)
@@ -51,6 +52,8 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
 
         var stats = new XePageStats();
         DateTime? origin = phaseStart == default ? null : phaseStart;
+        // Bundles written before each phase had its own event files hold the earlier phases' events too.
+        var windowed = phaseStart != default && phaseEnd > phaseStart;
         while (csv.Read())
         {
             if ((stats.Events & 0xFFFF) == 0)
@@ -59,6 +62,11 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
             }
 
             var utc = csv.Utc(BundleColumns.XePageEvents.Utc);
+            if (windowed && (utc < phaseStart || utc > phaseEnd))
+            {
+                continue;
+            }
+
             origin ??= utc;
             var key = ((long)Math.Floor((utc - origin.Value).TotalSeconds), string.Intern(csv.Text(BundleColumns.XePageEvents.MemoryClerkName)));
             var pages = csv.Number(BundleColumns.XePageEvents.Pages);

@@ -71,7 +71,7 @@ public sealed class XeSessionBuilder
             sb.AppendLine($"ADD EVENT sqlos.page_freed (ACTION (sqlserver.session_id) WHERE {predicate})");
             sb.AppendLine("ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.page_freed', source = N'memory_clerk_name', source_type = 0, slots = 1024),");
             var (size, files) = FileLimits();
-            sb.AppendLine($"ADD TARGET package0.event_file (SET filename = N'{name}.xel', max_file_size = ({size}), max_rollover_files = ({files}))");
+            sb.AppendLine($"ADD TARGET package0.event_file (SET filename = N'{_options.FileName(stream)}.xel', max_file_size = ({size}), max_rollover_files = ({files}))");
         }
         else
         {
@@ -103,6 +103,12 @@ public sealed class XeSessionBuilder
         WHERE p.name = N'package0' AND o.object_type = N'action' AND o.name IN (N'callstack_rva', N'callstack')
         ORDER BY o.name;
         """);
+
+    /// <summary>
+    /// The server's clock in UTC. Event timestamps are the server's clock and phase windows the probe's: with the
+    /// round trip around it, the difference between the two is known to half the round trip.
+    /// </summary>
+    public static SqlStatement ReadClock() => new("read the server's UTC clock", "SELECT SYSUTCDATETIME() AS utc_now;");
 
     /// <summary>Starts a session.</summary>
     public SqlStatement Start(XeStream stream) => State(stream, "START");
@@ -152,7 +158,7 @@ public sealed class XeSessionBuilder
     public SqlStatement ReadEventFiles(string? filePattern)
     {
         var path = filePattern is null
-            ? $"N'{_options.SessionName(XeStream.Pages)}*.xel' /* the server-side path read above from current_file */"
+            ? $"N'{_options.FileName(XeStream.Pages)}*.xel' /* the server-side path read above from current_file */"
             : SessionFilter.Literal(filePattern);
         // Up to --max-xe-mb of events stream back: minutes on a slow link, but not without end.
         return new SqlStatement("read page events from the event files", $"""
