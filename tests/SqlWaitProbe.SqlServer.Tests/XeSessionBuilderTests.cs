@@ -112,4 +112,27 @@ public sealed class XeSessionBuilderTests
         Assert.Equal(new PageEvent(new DateTime(2026, 3, 1, 10, 15, 30, 123, DateTimeKind.Utc), "page_freed", 57, "MEMORYCLERK_SQLQERESERVATIONS", 9), e);
         Assert.Equal(DateTimeKind.Utc, e.Utc.Kind);
     }
+
+    [Theory]
+    [InlineData(XeStream.Pages, 512, 4_194_304L)]
+    [InlineData(XeStream.Pages, 40, 327_680L)]
+    [InlineData(XeStream.Latches, 512, XeSessionBuilder.LatchStackWalkCap)]
+    public void Every_event_stops_by_itself_after_a_cap_counted_only_over_the_watched_sessions(XeStream stream, int maxMb, long cap)
+    {
+        // A session left running by a killed probe fires on session ids other connections take over; past the cap its
+        // predicate is false and the event walks no stack and writes nothing.
+        var sql = Builder(maxMb: maxMb).Create(stream).Text;
+        var create = (CreateEventSessionStatement)((TSqlScript)TSqlAssert.Parses(sql, "capped")).Batches[0].Statements[0];
+        Assert.All(create.EventDeclarations, e => Assert.NotNull(e.EventDeclarationPredicateParameter));
+        var counterAfterFilter = $"sqlserver.session_id = 77) AND package0.counter <= {cap.ToString(System.Globalization.CultureInfo.InvariantCulture)})";
+        Assert.Equal(stream == XeStream.Pages ? 2 : 1, System.Text.RegularExpressions.Regex.Matches(sql, System.Text.RegularExpressions.Regex.Escape(counterAfterFilter)).Count);
+    }
+
+    [Fact]
+    public void Histogram_slots_are_read_whole_so_a_deep_call_stack_is_not_cut()
+    {
+        var sql = Builder().ReadHistogram(XeStream.Latches).Text;
+        Assert.Contains("'nvarchar(max)'", sql);
+        Assert.DoesNotContain("nvarchar(4000)", sql);
+    }
 }

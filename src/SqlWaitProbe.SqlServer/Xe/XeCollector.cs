@@ -68,7 +68,7 @@ public sealed class XeCollector : ICollector
             {
                 recorder.Note(stream == XeStream.Pages
                     ? "the answer decides the pages session: without a memory_clerk_name field the capture stops (run without --xe pages); the page count is read from number_pages, else from the first field whose name holds 'pages'"
-                    : "the answer lists the latch event's fields for the log; the session above is built from the call-stack answer");
+                    : $"the answer lists the latch event's fields for the log; the session above is built from the call-stack answer. Cost: every latch_acquired of the watched sessions walks a call stack (microseconds each, on the latching thread), at most {_builder.EventCap(XeStream.Latches).ToString("N0", System.Globalization.CultureInfo.InvariantCulture)} walks per phase (package0.counter), after which the event takes no action");
             }
 
             CheckFields(stream, fields);

@@ -37,6 +37,7 @@ public static class XeNames
         new("predicate source", "sqlserver.client_app_name", CreateDocs + " (global fields of the sqlserver package)"),
         new("predicate source", "sqlserver.server_principal_name", CreateDocs + " (global fields of the sqlserver package)"),
         new("predicate source", "sqlserver.is_system", CreateDocs + " (global fields of the sqlserver package)"),
+        new("predicate source", "package0.counter", "sys.dm_xe_objects lists it as a pred_source of package0 (counts the times the predicate is evaluated); public scripts cap sessions with it"),
         new("target", "package0.histogram", TargetDocs),
         new("target", "package0.event_file", TargetDocs),
         new("target", "package0.event_counter", TargetDocs + " (no options)"),

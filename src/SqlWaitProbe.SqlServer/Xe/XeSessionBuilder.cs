@@ -62,7 +62,9 @@ public sealed class XeSessionBuilder
     public SqlStatement Create(XeStream stream)
     {
         var name = _options.SessionName(stream);
-        var predicate = Predicate();
+        // The counter goes last: predicates short-circuit left to right, so it counts only the events of the watched
+        // sessions, and past the cap the event takes no action (no stack walk) even in a session a killed probe left.
+        var predicate = $"{Predicate()} AND package0.counter <= {EventCap(stream).ToString(CultureInfo.InvariantCulture)}";
         var sb = new StringBuilder();
         sb.Append("CREATE EVENT SESSION [").Append(name).AppendLine("] ON SERVER");
         if (stream == XeStream.Pages)
@@ -123,12 +125,25 @@ public sealed class XeSessionBuilder
         return new SqlStatement($"drop XE session {name}", $"DROP EVENT SESSION [{name}] ON SERVER;");
     }
 
-    /// <summary>Reads a running session's histogram slots: <c>value</c>, <c>count</c>.</summary>
+    /// <summary>
+    /// The most events each event of a session fires before its predicate turns false: for pages about what fills the
+    /// event files (some 128 bytes an event), for latches a bound on the call-stack walks.
+    /// </summary>
+    public long EventCap(XeStream stream) => stream == XeStream.Pages ? (long)Math.Max(4, _options.MaxFileMegabytes) * 8192 : LatchStackWalkCap;
+
+    /// <summary>The most <c>latch_acquired</c> call stacks a latch session walks.</summary>
+    public const long LatchStackWalkCap = 5_000_000;
+
+    /// <summary>
+    /// Reads a running session's histogram slots: <c>value</c>, <c>count</c>. A slot's value is
+    /// <c>nvarchar(max)</c>: a <c>callstack_rva</c> of 16 frames or more is longer than 4000 characters. The pages
+    /// histogram counts <c>page_freed</c> events per clerk, not pages (the target can only count).
+    /// </summary>
     public SqlStatement ReadHistogram(XeStream stream)
     {
         var name = _options.SessionName(stream);
         return new SqlStatement($"read histogram of {name}", $"""
-            SELECT slot.value('(value/text())[1]', 'nvarchar(4000)') AS value, slot.value('@count', 'bigint') AS count
+            SELECT slot.value('(value/text())[1]', 'nvarchar(max)') AS value, slot.value('@count', 'bigint') AS count
             FROM (
                 SELECT CAST(t.target_data AS xml) AS data
                 FROM sys.dm_xe_session_targets AS t

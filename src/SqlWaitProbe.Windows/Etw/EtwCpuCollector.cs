@@ -50,7 +50,7 @@ public sealed class EtwCpuCollector : ICollector
         _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
         File.Delete(_etlPath);
 
-        var session = new TraceEventSession(sessionName, _etlPath) { StopOnDispose = true, BufferSizeMB = 256 };
+        var session = new TraceEventSession(sessionName, _etlPath) { StopOnDispose = true, BufferSizeMB = 256, MaximumFileMB = _settings.MaxFileMegabytes };
         try
         {
             // The interval is machine-wide and must be set before the kernel provider is enabled.

@@ -26,6 +26,15 @@ public sealed record EtwCpuSettings
     /// <summary>Profile interval in milliseconds, from <see cref="MinIntervalMSec"/> to <see cref="MaxIntervalMSec"/>.</summary>
     public double IntervalMSec { get; init; } = DefaultIntervalMSec;
 
+    /// <summary>
+    /// The largest .etl a phase's kernel session writes, MB: past it the session drops events instead of filling the
+    /// disk, which also bounds a session left running by a killed probe.
+    /// </summary>
+    public int MaxFileMegabytes { get; init; } = DefaultMaxFileMegabytes;
+
+    /// <summary>4 GB: a 60 s phase of 1 kHz sampling with stacks on 64 CPUs and context switches stays well below it.</summary>
+    public const int DefaultMaxFileMegabytes = 4096;
+
     /// <summary>Process name of the database server, whose modules get symbols first.</summary>
     public string ServerProcess { get; init; } = "sqlservr";
 
