@@ -14,4 +14,7 @@ public sealed record CaptureOutcome(string BundleRoot, string Status, string? Re
 {
     /// <summary>When some executions failed: how many of how many, and the first error; null when none failed.</summary>
     public string? FailedExecutions { get; init; }
+
+    /// <summary>An attach window's heading and ledger in a line each, from analysis (the summary shows them in place of the workload table).</summary>
+    public IReadOnlyList<string> AttachLines { get; init; } = [];
 }

@@ -154,6 +154,11 @@ public static class CaptureSession
         }
         catch (Exception e)
         {
+            if (e.Data[Core.Engines.AttachWindow.RefusalOptionsKey] is IReadOnlyDictionary<string, string> quoted)
+            {
+                manifest.Update(m => m with { Options = Merged(m.Options, quoted) });
+            }
+
             (status, reason, failure) = CaptureEnding.Decide(e, cancel.IsCancellationRequested,
                 signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration"), engine.RedactMessage);
         }

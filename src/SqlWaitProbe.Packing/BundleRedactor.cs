@@ -27,6 +27,14 @@ public sealed partial class BundleRedactor
         AppKeys = ["application", "app"],
     };
 
+    // The names attach mode saw on the server's sessions (hidden ones included), one per line, by the kind each is masked as.
+    private static readonly Dictionary<string, string> NameListKinds = new(StringComparer.Ordinal)
+    {
+        [AttachWindow.RolesOption] = "login",
+        [AttachWindow.DatabasesOption] = "db",
+        [AttachWindow.ApplicationsOption] = "app",
+    };
+
     private static readonly string[] TextExtensions = [".json", ".csv", ".log", ".sql", ".md", ".html", ".svg", ".txt", ".folded", ".stacktags", ".xml"];
     private readonly List<(string Original, string Placeholder)> _map = [];
     private readonly List<string> _kept = [];
@@ -63,6 +71,17 @@ public sealed partial class BundleRedactor
             // A bundle from an older probe may hold a password in its options: that value goes wherever it recurs.
             AddSecrets(CredentialRules.SecretsIn(value));
             var k = key.Trim().ToLowerInvariant().TrimStart('-');
+            if (NameListKinds.TryGetValue(key, out var kind))
+            {
+                // The names attach mode saw on the server's sessions (hidden ones included), one per line.
+                foreach (var name in value.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+                {
+                    Add(name, kind, counters);
+                }
+
+                continue;
+            }
+
             Classify(k, value, counters);
             if (value.Contains('=') && value.Contains(';'))
             {

@@ -18,7 +18,13 @@ public static class ReportBuilder
     public static async Task<IReadOnlyList<string>> BuildAsync(CaptureBundle bundle, string outputFolder, ReportOptions options, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var result = await BuildReportAsync(bundle, outputFolder, options, progress, cancellationToken);
-        var a = result.Analysis;
+        return SummaryFindings(result.Analysis);
+    }
+
+    /// <summary>Each phase's verdict with its next step, then the other findings' titles, most severe first: what a capture's summary lists.</summary>
+    public static IReadOnlyList<string> SummaryFindings(AnalysisResult a)
+    {
+        ArgumentNullException.ThrowIfNull(a);
         var verdicts = a.Verdicts.Select(v => $"{v.Phase}: {v.Text} — next: {v.Next}");
         var others = a.Findings.Where(f => !a.Verdicts.Any(v => v.FindingId == f.Id && v.Phase == f.Phase)).Select(f => f.Title);
         return [.. verdicts, .. others];

@@ -12,6 +12,7 @@ public static class SqlServerCollectors
     public static IReadOnlyList<IEngineCollectorModule<SqlServerRun>> All { get; } =
     [
         new DmvModule(),
+        new SessionStateModule(),
         new WorkerThreadModule(),
         new XeModule(),
     ];

@@ -105,6 +105,27 @@ public sealed class AttachSpanLedgerTests
     }
 
     [Fact]
+    public void A_sql_server_attach_ledger_counts_sessions_only_while_they_run_a_request_or_hold_a_transaction_and_sleeping_ones_are_idle()
+    {
+        // 30 s window. Session 55 runs requests for 8 s and sleeps 22 s; session 56 holds a transaction open, with no
+        // request, for 2 s and sleeps the rest. Its DMV counters (waits, cpu_time) grow only inside requests: 5 s of
+        // waits and 3 s of CPU, so the ledger closes on 10 s, and the 50 s of sleeping is beside it.
+        var a = Analyze.Crafted(new CraftedBundle(workload: "attach").AttachWindow("attach", 30)
+            .Raw(BundlePaths.Sessions("attach"), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms\n55,,55,3000,\n56,,56,0,\n")
+            .Raw(BundlePaths.SessionStates("attach"), "session,state,start_ms,end_ms\n55,active,0,8000\n55,idle,8000,30000\n56,idle,0,10000\n56,idle in transaction,10000,12000\n56,idle,12000,30000\n")
+            .Wait("attach", "PAGEIOLATCH_SH", 3000).Wait("attach", "LCK_M_X", 2000).Wait("attach", "SOS_WORK_DISPATCHER", 25000, scope: "server"));
+
+        var l = Assert.Single(a.Ledgers);
+        Assert.Equal(10, l.SessionSeconds, 6);
+        Assert.Equal(50, l.Attach!.IdleMs / 1000, 6);
+        Assert.Equal(5, l.WaitSeconds, 6);
+        Assert.Equal(3, l.CpuSeconds, 6);
+        Assert.Equal(2, l.UnaccountedCauses[^1].Seconds, 6);
+        Assert.DoesNotContain(l.Waits, w => w.Type == "SOS_WORK_DISPATCHER");
+        Assert.Contains("10 s in statements or transactions, 50 s idle between statements (beside the ledger)", l.Headline);
+    }
+
+    [Fact]
     public void Run_queue_and_cpu_count_in_the_ledger_only_where_no_wait_was_shown_and_an_excess_is_over_accounted_not_cut()
     {
         // One session busy 10 s, schedstat read every 10 ms as attach mode does. First 5 s: a lock wait shown at every

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
 using Npgsql;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Embedded;
@@ -9,15 +11,22 @@ namespace SqlWaitProbe.Cli.Tests;
 /// <summary>
 /// One real embedded PostgreSQL for the attach cases, shared by their tests: a table of counters to lock, a role
 /// without <c>pg_monitor</c>, and a role whose backends run with <c>track_activities = off</c>. Each test runs its own
-/// outside clients (<see cref="StartPgbench"/>) with an application name of its own.
+/// outside clients (<see cref="StartPgbench"/>) with an application name of its own. TLS is on with a self-signed
+/// certificate (<see cref="CertificatePath"/>), as on a server whose DBA made their own.
 /// </summary>
 public sealed class AttachCasesFixture : IAsyncLifetime
 {
     /// <summary>A login without pg_monitor or pg_read_all_stats.</summary>
     public const string UnprivilegedRole = "probe_nomon";
 
+    /// <summary>An application's login, whose sessions a role without pg_monitor cannot see.</summary>
+    public const string AppRole = "probe_app_owner";
+
     /// <summary>A login whose sessions have track_activities off.</summary>
     public const string UntrackedRole = "probe_untracked";
+
+    /// <summary>The server's self-signed certificate (PEM), for <c>Root Certificate=</c>.</summary>
+    public string CertificatePath => Path.Combine(Server.DataFolder, "server.crt");
 
     /// <summary>The running server.</summary>
     public EmbeddedPostgres Server { get; private set; } = null!;
@@ -33,9 +42,42 @@ public sealed class AttachCasesFixture : IAsyncLifetime
         await admin.OpenAsync();
         await new NpgsqlCommand(
             "CREATE TABLE counters (id int PRIMARY KEY, v bigint NOT NULL); INSERT INTO counters SELECT g, 0 FROM generate_series(1, 10) g; "
-            + $"CREATE ROLE {UnprivilegedRole} LOGIN; CREATE ROLE {UntrackedRole} LOGIN; ALTER ROLE {UntrackedRole} SET track_activities = off; "
+            + $"CREATE ROLE {UnprivilegedRole} LOGIN; CREATE ROLE {AppRole} LOGIN; CREATE ROLE {UntrackedRole} LOGIN; ALTER ROLE {UntrackedRole} SET track_activities = off; "
             + $"GRANT ALL ON counters TO {UntrackedRole}",
             admin).ExecuteNonQueryAsync();
+        await EnableTlsAsync(admin);
+    }
+
+    private async Task EnableTlsAsync(NpgsqlConnection admin)
+    {
+        using var key = RSA.Create(2048);
+        var request = new CertificateRequest("CN=probe-attach-test", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        using var certificate = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddDays(-1), DateTimeOffset.UtcNow.AddDays(2));
+        var keyPath = Path.Combine(Server.DataFolder, "server.key");
+        await File.WriteAllTextAsync(CertificatePath, certificate.ExportCertificatePem());
+        await File.WriteAllTextAsync(keyPath, key.ExportPkcs8PrivateKeyPem());
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(keyPath, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+        }
+
+        // The server runs as its own OS user when the tests run as root, and refuses a key that user does not own.
+        using (var chown = Process.Start("chown", ["--reference=" + Server.DataFolder, CertificatePath, keyPath]))
+        {
+            await chown.WaitForExitAsync();
+        }
+
+        await new NpgsqlCommand("ALTER SYSTEM SET ssl = on", admin).ExecuteNonQueryAsync();
+        await new NpgsqlCommand("SELECT pg_reload_conf()", admin).ExecuteNonQueryAsync();
+        for (var i = 0; (string)(await new NpgsqlCommand("SHOW ssl", admin).ExecuteScalarAsync())! != "on"; i++)
+        {
+            if (i == 50)
+            {
+                throw new InvalidOperationException("ssl = on did not take effect");
+            }
+
+            await Task.Delay(100);
+        }
     }
 
     /// <summary>

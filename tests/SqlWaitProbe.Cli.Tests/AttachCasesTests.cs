@@ -65,18 +65,35 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
     [Fact]
     public async Task A_role_without_pg_monitor_is_refused_naming_the_hidden_sessions_and_the_grant()
     {
-        using var load = _pg.StartPgbench("hidden_load", "SELECT pg_sleep(0.05);\n", 2);
+        using var load = _pg.StartPgbench("hidden_load", "SELECT pg_sleep(0.05);\n", 2, user: AttachCasesFixture.AppRole);
         try
         {
             await _pg.WaitForAsync("hidden_load");
-            var dir = Path.Combine(TestData.TempFolder(), "bundle");
+            var folder = TestData.TempFolder();
+            var dir = Path.Combine(folder, "bundle");
             var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
                 "capture", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole), "--attach", "--duration", "3s", "--application", "hidden_load", "-o", dir);
             Assert.True(exit == 1, stderr);
             Assert.Contains($"role {AttachCasesFixture.UnprivilegedRole} cannot see other roles' sessions", stderr);
             Assert.Contains("application hidden_load", stderr);
+            Assert.Contains(AttachCasesFixture.AppRole, stderr);
             Assert.Contains($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole};", stderr);
             Assert.DoesNotContain("attached:", stderr);
+
+            // The failed bundle keeps the refusal (capture.log, manifest); packed with --redact, the hidden sessions'
+            // role and application names are in no file of the archive.
+            Assert.Contains(AttachCasesFixture.AppRole, File.ReadAllText(Path.Combine(dir, "capture.log")));
+            var zip = Path.Combine(folder, "ticket.zip");
+            var (packExit, _, packErr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "pack", dir, "--redact", "-o", zip);
+            Assert.True(packExit == 0, packErr);
+            using var archive = System.IO.Compression.ZipFile.OpenRead(zip);
+            foreach (var entry in archive.Entries.Where(e => !e.FullName.EndsWith(".gz", StringComparison.Ordinal)))
+            {
+                using var text = new StreamReader(entry.Open());
+                var content = text.ReadToEnd();
+                Assert.False(content.Contains(AttachCasesFixture.AppRole, StringComparison.Ordinal), $"{entry.FullName} names the hidden sessions' role");
+                Assert.False(content.Contains("hidden_load", StringComparison.Ordinal), $"{entry.FullName} names the hidden sessions' application");
+            }
         }
         finally
         {
@@ -87,7 +104,7 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
     [Fact]
     public async Task A_new_connection_per_transaction_is_followed_counted_while_it_lives_and_its_cpu_samples_attributed()
     {
-        var (exit, stderr, findings, ledger, dir) = await CaptureAsync("churn", "SELECT count(*) FROM generate_series(1, 300000);\n", clients: 2, connectEach: true);
+        var (exit, stderr, findings, ledger, dir) = await CaptureAsync("churn", "SELECT count(*) FROM generate_series(1, 300000);\n", clients: 2, connectEach: true, extra: ["--offcpu", "on"]);
         Assert.True(exit == 0, stderr);
         var attach = ledger.GetProperty("attach");
         Assert.True(attach.GetProperty("sessionsEnded").GetInt32() >= 4, attach.ToString());
@@ -100,6 +117,13 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         using (var processes = bundle.OpenText(BundlePaths.Processes("attach"))!)
         {
             Assert.True(Csv.ReadRows(processes).Count() >= 4, "processes.csv holds the short-lived backends");
+        }
+
+        // Off-CPU stacks follow them too: two clients have two backends when the window opens, later ones are recorded.
+        using (var intervals = bundle.OpenText(BundlePaths.OffCpuIntervals("attach"))!)
+        {
+            var sessions = Csv.ReadRows(intervals).Select(r => r[BundleColumns.OffCpuIntervals.Session]).Distinct().Count();
+            Assert.True(sessions >= 4, $"off-CPU intervals of {sessions} session(s)");
         }
 
         Assert.DoesNotContain("CPU stacks not captured", File.ReadAllText(Path.Combine(dir, "report", "report.md")));
@@ -117,16 +141,32 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         Assert.DoesNotContain(findings, x => x.Id is "waits-explain-little" or "dominant-wait" or "client-waits");
     }
 
+    [Fact]
+    public async Task A_self_signed_certificate_under_verify_full_names_the_cause_and_root_certificate_as_the_fix()
+    {
+        var tcp = $"Host=127.0.0.1;Port={_pg.Server.Port};Username=postgres;Database=postgres";
+        var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", tcp + ";SSL Mode=VerifyFull");
+        Assert.True(exit == 1, stderr);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("SSL Mode=VerifyFull could not verify the server's certificate", line);
+        Assert.Contains("Root Certificate=", line);
+        Assert.DoesNotContain("   at ", stderr);
+
+        // The fix the line names works: the server's own certificate as the root (VerifyCA: it names no 127.0.0.1).
+        var (fixedExit, stdout, fixedErr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", tcp + $";SSL Mode=VerifyCA;Root Certificate={_pg.CertificatePath}");
+        Assert.True(fixedExit == 0, stdout + fixedErr);
+    }
+
     private async Task<(int Exit, string Stderr, IReadOnlyList<(string Id, string Severity, string Title)> Findings, JsonElement Ledger, string Dir)> CaptureAsync(
-        string application, string script, int clients, bool connectEach = false, string user = "postgres")
+        string application, string script, int clients, bool connectEach = false, string user = "postgres", string[]? extra = null)
     {
         using var load = _pg.StartPgbench(application, script, clients, connectEach, user);
         try
         {
             await _pg.WaitForAsync(application);
             var dir = Path.Combine(TestData.TempFolder(), "bundle");
-            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(), "--attach", "--duration", "3s", "--application", application, "-o", dir);
+            string[] args = ["capture", "--engine", "postgres", "--server", _pg.ConnectionString(), "--attach", "--duration", "3s", "--application", application, "-o", dir, .. extra ?? []];
+            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2), args);
             if (exit != 0)
             {
                 return (exit, stderr, [], default, dir);

@@ -105,6 +105,11 @@ public sealed record PhaseLedger
             + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)" : "")
         : $"{Threads} session(s), {Executions} executions, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
+    /// <summary>The ledger in one line, e.g. <c>session time 11.9 s = waits 5.14 s + CPU 1.61 s + run queue (…) 5.1 s + off-CPU time no wait covers 0.1 s</c>.</summary>
+    public string Equation =>
+        $"session time {Core.Text.Figures.F(SessionSeconds)} s = waits {(WaitsCaptured ? Core.Text.Figures.F(WaitSeconds) + " s" : "not captured")} + CPU {Core.Text.Figures.F(CpuSeconds)} s"
+        + string.Concat(UnaccountedCauses.Select(c => $" + {c.Cause} {Core.Text.Figures.F(c.Seconds)} s"));
+
     /// <summary>Heading of the per-module CPU column: per execution, or in total for the attach window.</summary>
     public string CpuColumn => IsAttach ? "CPU ms" : "CPU ms/exec";
 

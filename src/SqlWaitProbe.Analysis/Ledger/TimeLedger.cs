@@ -39,18 +39,22 @@ public static class TimeLedger
             : attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var span = attachWindow ? null : SpanMeasure.Compute(phase);
         var engine = serverProcess == "postgres" ? "postgres" : serverProcess == "sqlservr" ? "sqlserver" : "";
-        var (waits, waitsCaptured) = attach is not null
+
+        // SQL Server's states come from its DMVs, with no per-session schedstat: its per-session wait and CPU counters
+        // (sys.dm_exec_session_wait_stats, cpu_time) grow only while a request runs, so over the busy span they need no cutting.
+        var dmvCounters = attach is not null && phase.SessionTimeline is null && engine == "sqlserver";
+        var (waits, waitsCaptured) = attach is not null && !dmvCounters
             ? (AttachWaits(attach, engine), phase.WaitSamples is not null && !(attach.BusyMs <= 0 && attach.DisabledMs > 0))
             : SelectWaits(phase, phase.AttachMode, span);
         waits = [.. waits.Select(w => w with { Class = WaitClasses.Of(engine, w.Type) })];
         var waitSeconds = waits.Sum(w => w.Seconds);
-        var cpuCaptured = attach is not null ? attach.CpuMeasured : span is not null || phase.Sessions is not null;
-        var cpu = attach is not null ? attach.CpuMs / 1000 : span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
+        var cpuCaptured = dmvCounters ? phase.Sessions is not null : attach is not null ? attach.CpuMeasured : span is not null || phase.Sessions is not null;
+        var cpu = dmvCounters ? (phase.Sessions?.CpuMs ?? 0) / 1000 : attach is not null ? attach.CpuMs / 1000 : span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
         var unaccounted = session - waitSeconds - cpu;
 
         var causes = new List<UnaccountedCause>();
         var explained = 0.0;
-        var runQueueMs = attach is not null ? (attach.CpuMeasured ? attach.RunQueueMs : null) : span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
+        var runQueueMs = dmvCounters ? null : attach is not null ? (attach.CpuMeasured ? attach.RunQueueMs : null) : span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
         var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
         if (runQueueMs is null && offCpu is { PreemptedMs: > 0 })
         {
@@ -120,7 +124,8 @@ public static class TimeLedger
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
             CpuCaptured = cpuCaptured,
-            CpuSource = attach is not null ? (attach.CpuMeasured ? "session_timeline.csv on-CPU ms while each session was in a statement or transaction (/proc/<pid>/schedstat, session_states.csv)" : "not captured (no session_timeline.csv: the server is not on this machine)")
+            CpuSource = dmvCounters ? (cpuCaptured ? "sessions.csv Σ cpu_ms (sys.dm_exec_sessions cpu_time, which grows only while a request runs)" : "not captured (no sessions.csv)")
+                : attach is not null ? (attach.CpuMeasured ? "session_timeline.csv on-CPU ms while each session was in a statement or transaction (/proc/<pid>/schedstat, session_states.csv)" : "not captured (no session_timeline.csv: the server is not on this machine)")
                 : span is not null ? "session_timeline.csv on-CPU ms inside each session's executions (/proc/<pid>/schedstat)"
                 : cpuCaptured ? "sessions.csv Σ cpu_ms (over the collectors' window)" : "not captured (no sessions.csv)",
             UnaccountedSeconds = unaccounted,

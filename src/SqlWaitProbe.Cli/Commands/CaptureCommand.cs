@@ -50,7 +50,7 @@ public static class CaptureCommand
             var outcome = await ProgressReporter.RunAsync(console, $"capture {request.WorkloadName} into {request.Output}",
                 progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, parse.GetValue(GlobalOptions.Verbose)), console.Error, progress, token),
                 plain: parse.GetValue(format) == "json");
-            CaptureSummary.Write(outcome, parse.GetValue(format) ?? "text", console.Out);
+            CaptureSummary.Write(outcome, parse.GetValue(format) ?? "text", console.Out, findings: CaptureSummary.FirstFindings);
             return CaptureSummary.ExitCode(outcome);
         }));
         return command;

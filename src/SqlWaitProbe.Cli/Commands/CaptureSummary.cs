@@ -9,11 +9,22 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>Prints the end of a capture: bundle path, per-phase throughput and latency, report path.</summary>
 public static class CaptureSummary
 {
+    /// <summary>How many verdicts and findings a capture's text summary lists (the report has them all).</summary>
+    public const int FirstFindings = 5;
+
     /// <summary>Writes the summary to <paramref name="output"/>.</summary>
     public static void Print(CaptureOutcome outcome, TextWriter output)
     {
         output.WriteLine($"bundle: {outcome.BundleRoot} ({outcome.Status}{(outcome.Reason is null ? "" : ": " + outcome.Reason)})");
-        if (outcome.Phases.Count > 0)
+        if (outcome.AttachLines.Count > 0)
+        {
+            // An attach window ran no workload: its throughput table would be all zeros; what it measured is the ledger.
+            foreach (var line in outcome.AttachLines)
+            {
+                output.WriteLine(line);
+            }
+        }
+        else if (outcome.Phases.Count > 0)
         {
             output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
             foreach (var p in outcome.Phases)

@@ -74,7 +74,7 @@ public static class DemoCommand
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
                 progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, parse.GetValue(GlobalOptions.Verbose)), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");
-            CaptureSummary.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: 5);
+            CaptureSummary.Write(outcome, parse.GetValue(Format) ?? "text", console.Out, findings: CaptureSummary.FirstFindings);
 
             return CaptureSummary.ExitCode(outcome);
         }));

@@ -39,23 +39,24 @@ public static class CaptureThenAnalyse
             return outcome;
         }
 
-        var (folder, findings) = await AnalyseAsync(outcome.BundleRoot, outcome.Status, progress, cancellationToken);
-        return outcome with { ReportFolder = folder, Findings = findings };
+        var (folder, findings, attach) = await AnalyseAsync(outcome.BundleRoot, outcome.Status, progress, cancellationToken);
+        return outcome with { ReportFolder = folder, Findings = findings, AttachLines = attach };
     }
 
     /// <summary>
     /// Builds the report into <c>BUNDLE/report</c>. An interrupted capture is still analysed: the signal that interrupted
     /// it must not cancel its report. Returns the folder and the findings, or (null, []) when the disk filled.
     /// </summary>
-    private static async Task<(string? Folder, IReadOnlyList<string> Findings)> AnalyseAsync(string bundleRoot, string status, IProgress<string> progress, CancellationToken cancellationToken)
+    private static async Task<(string? Folder, IReadOnlyList<string> Findings, IReadOnlyList<string> Attach)> AnalyseAsync(string bundleRoot, string status, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
         using var bundle = CaptureBundle.Open(bundleRoot);
         progress.Report("analysing the bundle");
         try
         {
-            var findings = await ReportBuilder.BuildAsync(bundle, folder, Registered.Analysis, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
-            return (folder, findings);
+            var result = await ReportBuilder.BuildReportAsync(bundle, folder, new ReportOptions { Modules = Registered.Analysis }, progress, status == BundleStatus.Interrupted ? CancellationToken.None : cancellationToken);
+            var attach = result.Analysis.Ledgers.Where(l => l.IsAttach).SelectMany(l => new[] { $"{l.Phase}: {l.Headline}", $"{l.Phase}: {l.Equation}" }).ToArray();
+            return (folder, ReportBuilder.SummaryFindings(result.Analysis), attach);
         }
         catch (Exception e) when (DiskFull.Is(e))
         {
@@ -68,7 +69,7 @@ public static class CaptureThenAnalyse
             }
 
             progress.Report($"no report: the disk is full; free some space, then run: probe analyze {bundleRoot}");
-            return (null, []);
+            return (null, [], []);
         }
     }
 }

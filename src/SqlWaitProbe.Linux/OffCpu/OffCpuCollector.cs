@@ -6,6 +6,7 @@ using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Linux.PerfRecord;
 
 namespace SqlWaitProbe.Linux.OffCpu;
@@ -15,6 +16,10 @@ namespace SqlWaitProbe.Linux.OffCpu;
 /// call stacks and per-task switch records (<c>-p</c> the sessions' backends, so other processes cost nothing),
 /// on CLOCK_MONOTONIC so its times line up with the executions. Writes <c>offcpu/perf.script.gz</c> (raw),
 /// <c>offcpu/stacks.csv</c> and <c>offcpu/intervals.csv</c> (each stretch off the CPU with its session, state and stack).
+/// In attach mode the sessions come and go: perf also follows the backends' parent (the postmaster), and perf's
+/// events are inherited by the children a process forks after they were opened, so every backend of a connection
+/// made during the window is recorded from its first switch; after the phase, each thread is kept only if the
+/// engine's sampler registered it as a session (<see cref="LiveSessions"/>), under the session it served then.
 /// </summary>
 public sealed class OffCpuCollector : ICollector
 {
@@ -26,6 +31,9 @@ public sealed class OffCpuCollector : ICollector
     private Task<string>? _stderr;
     private (DateTime Utc, double Monotonic) _anchor;
     private Dictionary<int, int> _sessionOfPid = [];
+    private readonly Dictionary<int, List<(DateTime From, int Session)>> _followed = [];
+    private IDisposable? _following;
+    private int? _postmaster;
 
     /// <summary>Creates the collector; its perf child belongs to the run of <paramref name="scope"/>.</summary>
     public OffCpuCollector(RunScope scope, int maxMegabytes = 512)
@@ -41,18 +49,65 @@ public sealed class OffCpuCollector : ICollector
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         _sessionOfPid = phase.Sessions.Where(s => s.BackendPid is not null).GroupBy(s => s.BackendPid!.Value).ToDictionary(g => g.Key, g => g.First().Session);
-        if (_sessionOfPid.Count == 0)
+        var description = $"perf record of sched_switch in phase {phase.Name} (run {_scope.RunId})";
+        if (phase.Name != PhaseNames.Attach)
         {
-            throw new InvalidOperationException("no workload backend pid is known, so there is nothing to trace");
+            if (_sessionOfPid.Count == 0)
+            {
+                throw new InvalidOperationException("no workload backend pid is known, so there is nothing to trace");
+            }
+
+            if (await TryStartAsync(phase, [.. _sessionOfPid.Keys], description, cancellationToken) is { } error)
+            {
+                throw new InvalidOperationException(error);
+            }
+
+            return;
         }
 
-        var description = $"perf record of sched_switch in phase {phase.Name} (run {_scope.RunId})";
+        // A backend listed a moment ago can be gone when perf opens its events (a client that connects per
+        // transaction), and perf then refuses the whole list: it is asked again with the backends there now, the
+        // postmaster's inheritance covering those that come later. Its pid is read from any backend still there.
+        _following = phase.Live.Follow(Started, _ => { });
+        string? last = null;
+        for (var attempt = 1; attempt <= 10; attempt++)
+        {
+            List<int> traced = [.. Alive(phase).Where(Exists)];
+            _postmaster ??= ParentOf(traced);
+            if (_postmaster is { } postmaster)
+            {
+                traced.Add(postmaster);
+            }
+
+            if (traced.Count > 0)
+            {
+                last = await TryStartAsync(phase, traced, description, cancellationToken);
+                if (last is null)
+                {
+                    return;
+                }
+
+                _perf?.Dispose();
+                _child?.Finish();
+            }
+
+            await Task.Delay(50, cancellationToken);
+        }
+
+        throw new InvalidOperationException(last ?? "every watched backend had gone before perf could open its events, and their parent is not known");
+    }
+
+    private static bool Exists(int pid) => Directory.Exists($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}");
+
+    /// <summary>Starts perf on <paramref name="traced"/>; returns why it stopped at once, or null when it records.</summary>
+    private async Task<string?> TryStartAsync(PhaseContext phase, List<int> traced, string description, CancellationToken cancellationToken)
+    {
         _child = PerfChild.Prepare(_scope, "offcpu-" + phase.Name, description);
         _dataPath = _child.DataPath;
         string[] arguments =
                  [
                      "record", "-e", "sched:sched_switch", "-g", "--switch-events", "-k", "CLOCK_MONOTONIC",
-                     "-p", string.Join(',', _sessionOfPid.Keys.Select(p => p.ToString(CultureInfo.InvariantCulture))),
+                     "-p", string.Join(',', traced.Distinct().Select(p => p.ToString(CultureInfo.InvariantCulture))),
                      "-o", _dataPath, $"--max-size={_maxMegabytes}M",
                  ];
 
@@ -67,16 +122,19 @@ public sealed class OffCpuCollector : ICollector
         {
             if (_perf.HasExited)
             {
-                throw new InvalidOperationException($"perf record of sched_switch exited at once (exit {_perf.ExitCode}): {LastLine(await _stderr)}");
+                return $"perf record of sched_switch exited at once (exit {_perf.ExitCode}): {LastLine(await _stderr)}";
             }
 
             await Task.Delay(20, cancellationToken);
         }
+
+        return null;
     }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
+        _following?.Dispose();
         if (_perf is null || _dataPath is null)
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
@@ -92,7 +150,13 @@ public sealed class OffCpuCollector : ICollector
 
             var raw = phase.PathFor(BundlePaths.OffCpuScript(phase.Name));
             await PerfScriptRunner.WriteGzipAsync(["script", "--no-inline", "--show-switch-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso", "-i", _dataPath], raw, "off-CPU stacks", cancellationToken);
-            var parser = new SchedSwitchParser(_sessionOfPid.Keys.ToHashSet());
+            HashSet<int> tids;
+            lock (_followed)
+            {
+                tids = [.. _sessionOfPid.Keys, .. _followed.Keys];
+            }
+
+            var parser = new SchedSwitchParser(tids);
             List<OffCpuInterval> intervals;
             using (var reader = new StreamReader(new GZipStream(File.OpenRead(raw), CompressionMode.Decompress)))
             {
@@ -129,9 +193,64 @@ public sealed class OffCpuCollector : ICollector
             {
                 var start = offset + (i.OutSeconds - _anchor.Monotonic) * 1000;
                 var end = offset + (i.InSeconds - _anchor.Monotonic) * 1000;
-                writer.Write(Csv.Line(Ms(start), Ms(end), _sessionOfPid[i.Tid].ToString(CultureInfo.InvariantCulture), i.State.ToString(), i.StackId.ToString(CultureInfo.InvariantCulture)) + "\n");
+                writer.Write(Csv.Line(Ms(start), Ms(end), SessionOf(i.Tid, _anchor.Utc.AddSeconds(i.OutSeconds - _anchor.Monotonic)).ToString(CultureInfo.InvariantCulture), i.State.ToString(), i.StackId.ToString(CultureInfo.InvariantCulture)) + "\n");
             }
         });
+    }
+
+    private void Started(WorkloadSessionInfo session)
+    {
+        if (session.BackendPid is { } pid)
+        {
+            lock (_followed)
+            {
+                if (!_followed.TryGetValue(pid, out var list))
+                {
+                    _followed[pid] = list = [];
+                }
+
+                list.Add((DateTime.UtcNow, session.Session));
+            }
+        }
+    }
+
+    /// <summary>The session <paramref name="tid"/> served at <paramref name="utc"/>: the last one registered with that pid before then (a pid can serve a later connection), else the first.</summary>
+    private int SessionOf(int tid, DateTime utc)
+    {
+        lock (_followed)
+        {
+            if (_followed.TryGetValue(tid, out var list))
+            {
+                return list.LastOrDefault(s => s.From <= utc) is { Session: > 0 } s ? s.Session : list[0].Session;
+            }
+        }
+
+        return _sessionOfPid[tid];
+    }
+
+    private static IEnumerable<int> Alive(PhaseContext phase) =>
+        phase.Live.Alive.Where(s => s.BackendPid is > 0).Select(s => s.BackendPid!.Value);
+
+    /// <summary>The process that forks the sessions' backends (PostgreSQL's postmaster): the parent of any of <paramref name="pids"/>.</summary>
+    private static int? ParentOf(IEnumerable<int> pids)
+    {
+        foreach (var pid in pids)
+        {
+            try
+            {
+                var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+                if (int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent) && parent > 1)
+                {
+                    return parent;
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentOutOfRangeException or IndexOutOfRangeException)
+            {
+            }
+        }
+
+        return null;
     }
 
     private static string Ms(double ms) => ms.ToString("0.###", CultureInfo.InvariantCulture);

@@ -1,4 +1,5 @@
 using Npgsql;
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 
 namespace SqlWaitProbe.Postgres.Attach;
@@ -65,22 +66,30 @@ public sealed record AttachSurvey
 
         if (hidden.Count > 0)
         {
-            throw new EnvironmentProblemException(
+            throw Naming(hidden, new EnvironmentProblemException(
                 $"role {role} cannot see other roles' sessions on {server}: the {hidden.Count} matching session(s) are hidden ({PostgresBackend.List(hidden)}), so attach would watch nothing",
-                $"Ask an administrator to run: {survey.Grant} (or connect as a role that has it).");
+                $"Ask an administrator to run: {survey.Grant} (or connect as a role that has it)."));
         }
 
         var existing = await filter.ListAsync(connection, PostgresSessionFilter.ExistingQuery, false, cancellationToken);
         if (filter.Filters)
         {
-            throw new BadInputException(
-                $"{filter.DescribeOptions()} matches no client backend on {server}; connected now: {PostgresBackend.List(existing)}. Change the filter to one of these, or start the workload first");
+            throw Naming(existing, new BadInputException(
+                $"{filter.DescribeOptions()} matches no client backend on {server}; connected now: {PostgresBackend.List(existing)}. Change the filter to one of these, or start the workload first"));
         }
 
         throw new BadInputException($"no client backend is connected to {server} besides the probe's own: start the workload first, then attach");
     }
 
-    private static string QuoteIdentifier(string name) =>
+    /// <summary>A refusal that quotes <paramref name="backends"/>, with their names for the failed bundle's manifest (<see cref="AttachWindow.RefusalOptionsKey"/>).</summary>
+    private static Exception Naming(IReadOnlyList<PostgresBackend> backends, Exception refusal)
+    {
+        refusal.Data[AttachWindow.RefusalOptionsKey] = PostgresBackend.NameOptions(backends.Take(10));
+        return refusal;
+    }
+
+    /// <summary><paramref name="name"/> as an SQL identifier: bare when it is a plain lower-case name, else double-quoted.</summary>
+    public static string QuoteIdentifier(string name) =>
         name.All(c => c is >= 'a' and <= 'z' or >= '0' and <= '9' or '_') && name.Length > 0 && !char.IsDigit(name[0])
             ? name
             : "\"" + name.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";

@@ -17,6 +17,30 @@ public sealed record PostgresBackend(int Pid, string? Database, string? Role, st
         return parts.Count == 0 ? $"pid {Pid}" : $"pid {Pid} ({string.Join(", ", parts)})";
     }
 
+    /// <summary>
+    /// The roles, databases and applications of <paramref name="backends"/> as manifest options
+    /// (<see cref="Core.Engines.AttachWindow.RolesOption"/> …): every name a message about them may quote, for
+    /// <c>pack --redact</c>.
+    /// </summary>
+    public static Dictionary<string, string> NameOptions(IEnumerable<PostgresBackend> backends)
+    {
+        var all = backends.ToArray();
+        var options = new Dictionary<string, string>(StringComparer.Ordinal);
+        void Put(string key, IEnumerable<string?> names)
+        {
+            var distinct = names.Where(n => !string.IsNullOrWhiteSpace(n)).Select(n => n!).Distinct(StringComparer.Ordinal).OrderBy(n => n, StringComparer.Ordinal).ToArray();
+            if (distinct.Length > 0)
+            {
+                options[key] = string.Join('\n', distinct);
+            }
+        }
+
+        Put(Core.Engines.AttachWindow.RolesOption, all.Select(b => b.Role));
+        Put(Core.Engines.AttachWindow.DatabasesOption, all.Select(b => b.Database));
+        Put(Core.Engines.AttachWindow.ApplicationsOption, all.Select(b => b.Application));
+        return options;
+    }
+
     /// <summary>At most <paramref name="max"/> backends described, then how many more.</summary>
     public static string List(IReadOnlyList<PostgresBackend> backends, int max = 10) =>
         backends.Count == 0 ? "none"

@@ -112,6 +112,10 @@ public sealed class PostgresEngine : IEngine
             ["attach.role_sees_all_sessions"] = survey.SeesAll ? "true" : "false",
             ["attach.track_activities"] = survey.TracksActivities ? "on" : "off",
         };
+        foreach (var (key, names) in PostgresBackend.NameOptions(backends.Concat(survey.Hidden)))
+        {
+            options[key] = names;
+        }
         if (survey.Hidden.Count > 0)
         {
             // Named, never silently dropped: the report lists them under Data quality.
@@ -199,7 +203,7 @@ public sealed class PostgresEngine : IEngine
         catch (Exception e) when (e is NpgsqlException or SocketException or TimeoutException && !token.IsCancellationRequested)
         {
             var where = embedded ? "the embedded server" : PostgresConnectionStrings.Redact(connectionString);
-            throw new EnvironmentProblemException($"cannot connect to {where}: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check that the server runs and accepts this connection.");
+            throw PostgresConnectFailure.Explain(e, connectionString, where, "Check that the server runs and accepts this connection.");
         }
     }
 

@@ -9,11 +9,12 @@ namespace SqlWaitProbe.Postgres.Engine;
 /// <summary><c>probe check --engine postgres</c>: the server version and the extensions the probe uses.</summary>
 public static class PostgresServerCheck
 {
-    /// <summary>The statements the check sends, in order.</summary>
+    /// <summary>The statements the check sends, in order: the version, the extensions, and what an attach capture can see.</summary>
     public static IReadOnlyList<string> Statements { get; } =
     [
         "SELECT version();",
         "SELECT name, default_version, installed_version FROM pg_available_extensions WHERE name IN ('pg_wait_sampling', 'pgcrypto') ORDER BY name;",
+        Attach.PostgresSessionFilter.PrivilegeQuery + ";",
     ];
 
     // The extensions the probe uses, with what a capture does without them.
@@ -39,7 +40,7 @@ public static class PostgresServerCheck
     public static ServerCheckPlan Plan(string connectionString) => new(
         "postgres",
         Host(connectionString),
-        [new ServerCheckStatement("version check", Statements[0]), new ServerCheckStatement("extension check", Statements[1])]);
+        [new ServerCheckStatement("version check", Statements[0]), new ServerCheckStatement("extension check", Statements[1]), new ServerCheckStatement("attach check", Statements[2])]);
 
     /// <summary>Writes what the check would send, connecting to nothing.</summary>
     public static void WriteDryRun(string connectionString, TextWriter output)
@@ -84,12 +85,27 @@ public static class PostgresServerCheck
             }
 
             var items = Extensions.Select(e => Item(e.Name, e.Detail, found)).ToList();
+            await using (var attach = new NpgsqlCommand(Statements[2], connection))
+            await using (var reader = await attach.ExecuteReaderAsync(cancellationToken))
+            {
+                await reader.ReadAsync(cancellationToken);
+                var role = reader.GetString(0);
+                var seesAll = !reader.IsDBNull(1) && reader.GetBoolean(1);
+                var tracks = !string.Equals(reader.GetString(2), "off", StringComparison.OrdinalIgnoreCase);
+                items.Add(seesAll
+                    ? new ServerCheckItem("pg_read_all_stats", true, false, $"{role} sees every role's sessions", "attach watches other roles' sessions")
+                    : new ServerCheckItem("pg_read_all_stats", false, false, $"{role} sees only its own sessions", "attach names other roles' sessions as hidden, and refuses when it would see none", $"GRANT pg_monitor TO {Attach.AttachSurvey.QuoteIdentifier(role)};"));
+                items.Add(tracks
+                    ? new ServerCheckItem("track_activities", true, false, "on", "attach sees each session's state and waits")
+                    : new ServerCheckItem("track_activities", false, false, "off", "sessions show no state and no waits: attach captures CPU only", "ALTER SYSTEM SET track_activities = on; SELECT pg_reload_conf();"));
+            }
+
             var words = versionText.Split(' ', 3);
             return new ServerCheckReport("postgres", Host(connectionString), words.Length >= 2 ? words[0] + " " + words[1] : versionText, versionText, connection.UserName, items);
         }
         catch (Exception e) when (e is NpgsqlException or SocketException or TimeoutException)
         {
-            throw new EnvironmentProblemException($"cannot connect to PostgreSQL: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check --server (an Npgsql or libpq connection string, or a postgresql:// URI) and that the server accepts connections.");
+            throw PostgresConnectFailure.Explain(e, connectionString, "PostgreSQL", "Check --server (an Npgsql or libpq connection string, or a postgresql:// URI) and that the server accepts connections.");
         }
     }
 
@@ -99,7 +115,7 @@ public static class PostgresServerCheck
         output.WriteLine($"PostgreSQL: {report.VersionText}");
         foreach (var item in report.Items)
         {
-            output.WriteLine(item.Ok ? $"  {item.Name}: {item.Status}" : $"  {item.Name}: {item.Status} ({item.Detail})");
+            output.WriteLine(item.Ok ? $"  {item.Name}: {item.Status}" : $"  {item.Name}: {item.Status} ({item.Detail}){(item.Fix is null ? "" : "; fix: " + item.Fix)}");
         }
     }
 

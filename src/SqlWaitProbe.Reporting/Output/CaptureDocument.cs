@@ -22,9 +22,10 @@ public static class CaptureDocument
     /// <summary>How the figures of an attach capture are computed.</summary>
     public const string AttachMethodText =
         "Attach mode: the probe ran no workload. PostgreSQL: pg_stat_activity is polled every 10 ms; each backend (pid and start time) is followed from when it appears to when it goes, "
-        + "and its time is cut into states (session_states.csv). Session time is the time each session spent in a statement or holding a transaction open inside the window; idle time between statements is shown beside the ledger, not in it. "
-        + "Waits are the samples taken in that time (wait_samples.csv), each classed as a resource wait, idle, intended (pg_sleep, WAITFOR) or the client's (inside a transaction, or results not read); only resource waits raise warnings. "
-        + "CPU and run queue are each backend's /proc schedstat counters over the same time (session_timeline.csv). Unaccounted = session − waits − CPU, split into run queue and the remainder. "
+        + "and its time is cut into states (session_states.csv, activity.csv). Session time is the time each session spent in a statement or holding a transaction open inside the window; idle time between statements is shown beside the ledger, not in it. "
+        + "Waits are the time the polls showed each session waiting in that time (activity.csv), each classed as a resource wait, idle, intended (pg_sleep, WAITFOR) or the client's (inside a transaction, or results not read); only resource waits raise warnings. "
+        + "CPU and run queue are each backend's /proc schedstat counters read every 10 ms over the same time (session_timeline.csv); the part of each reading interval the polls showed waiting is inside that wait (a woken backend queues before its wait clears; a write into the page cache runs under its IO wait), listed apart and not counted again. "
+        + "Unaccounted = session − waits − CPU, split into run queue and the remainder, which nothing forces to zero. "
         + "SQL Server: sessions and waits come from the DMVs filtered server-side, over the sessions' connected time. CPU stack samples of the watched backends split CPU by module (total ms, not per execution).";
 
     /// <summary>
