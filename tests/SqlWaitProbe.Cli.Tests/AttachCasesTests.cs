@@ -80,6 +80,12 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
             Assert.Contains($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole};", stderr);
             Assert.DoesNotContain("attached:", stderr);
 
+            // probe check says the same before any capture.
+            var (checkExit, checkOut, checkErr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole));
+            Assert.True(checkExit == 0, checkOut + checkErr);
+            Assert.Contains($"pg_read_all_stats: {AttachCasesFixture.UnprivilegedRole} sees only its own sessions", checkOut);
+            Assert.Contains($"fix: GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole};", checkOut);
+
             // The failed bundle keeps the refusal (capture.log, manifest); packed with --redact, the hidden sessions'
             // role and application names are in no file of the archive.
             Assert.Contains(AttachCasesFixture.AppRole, File.ReadAllText(Path.Combine(dir, "capture.log")));
@@ -139,6 +145,9 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         Assert.Contains("track_activities is off", f.Title);
         Assert.False(ledger.GetProperty("waitsCaptured").GetBoolean());
         Assert.DoesNotContain(findings, x => x.Id is "waits-explain-little" or "dominant-wait" or "client-waits");
+        var (checkExit, checkOut, checkErr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UntrackedRole));
+        Assert.True(checkExit == 0, checkOut + checkErr);
+        Assert.Contains("track_activities: off", checkOut);
     }
 
     [Fact]
