@@ -17,6 +17,13 @@ public sealed record ServerInfo(int MajorVersion, string ProductVersion, string 
     /// </summary>
     public int? ProcessId { get; init; }
 
+    /// <summary>
+    /// The NetBIOS name of the machine the server runs on (<c>SERVERPROPERTY('ComputerNamePhysicalNetBIOS')</c>, the
+    /// active node of a cluster): whether the server is local is decided by it after connecting, not by the name the
+    /// user typed. Null when not read.
+    /// </summary>
+    public string? PhysicalMachine { get; init; }
+
     /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
     public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
 

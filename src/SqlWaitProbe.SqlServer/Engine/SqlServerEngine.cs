@@ -70,14 +70,15 @@ public sealed class SqlServerEngine : IEngine
         _capture = new SqlServerRun(_settings, OpenAsync, _factory.DataSource, _factory.WorkloadDatabase);
         await _capture.PrepareServerAsync(progress, cancellationToken);
         var server = _capture.Server!;
-        var local = SqlServerHost.IsLocal(_factory.DataSource);
+        var location = SqlServerHost.Locate(_factory.DataSource, server.PhysicalMachine, server.ProcessId, Environment.MachineName, SqlServerHost.LocalProcessName);
+        Log.Information("SQL Server {Where}: {Reason}", location.IsLocal ? "is local" : "is remote", location.Reason);
         return new EngineServer($"{server.ProductVersion} ({server.VersionText})", $"SQL Server {server.ProductVersion} as {server.Login}",
-            local, new Dictionary<string, string>(StringComparer.Ordinal))
+            location.IsLocal, new Dictionary<string, string>(StringComparer.Ordinal))
         {
             Configuration = _capture.Configuration,
 
             // On this machine the server's pid names its sqlservr among other instances' in the CPU samples.
-            ServerPid = local ? server.ProcessId : null,
+            ServerPid = location.ServerPid,
         };
     }
 

@@ -17,6 +17,7 @@ public static class SqlServerPreflight
                CONVERT(nvarchar(128), SERVERPROPERTY('ProductVersion')) AS product_version,
                CONVERT(nvarchar(128), SERVERPROPERTY('Edition')) AS edition,
                CONVERT(int, SERVERPROPERTY('ProcessID')) AS process_id,
+               CONVERT(nvarchar(128), SERVERPROPERTY('ComputerNamePhysicalNetBIOS')) AS physical_machine,
                @@VERSION AS version_text,
                SUSER_SNAME() AS login_name;
         """);
@@ -84,6 +85,7 @@ public static class SqlServerPreflight
             DmvSnapshot.Text(version.Get(0, "edition")))
         {
             ProcessId = version.Get(0, "process_id") is { } pid && DmvSnapshot.Number(pid) is var n && n > 0 && n <= int.MaxValue ? (int)n : null,
+            PhysicalMachine = version.Get(0, "physical_machine") is string machine && machine.Length > 0 ? machine : null,
         };
     }
 
