@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Waits;
 
 namespace SqlWaitProbe.Analysis;
 
@@ -19,4 +20,13 @@ public sealed record AnalysisModules(IReadOnlyList<IEngineModule> Engines, IRead
     public StackTagSet TagsFor(string engine) =>
         Engines.FirstOrDefault(e => e.Name == engine)?.StackTags
         ?? Engines.Select(e => e.StackTags).Aggregate((all, one) => all.Merge(one));
+
+    /// <summary>
+    /// How the waits of a bundle of <paramref name="engine"/> are classed: by that engine, or for an engine this build
+    /// does not know by the first registered engine whose form the name has; a wait no engine knows is a resource wait.
+    /// </summary>
+    public Func<string, WaitClass> WaitClassesFor(string engine) =>
+        Engines.FirstOrDefault(e => e.Name == engine) is { } known
+            ? type => known.ClassOfWait(type) ?? WaitClass.Resource
+            : type => Engines.Select(e => e.ClassOfWait(type)).FirstOrDefault(c => c is not null) ?? WaitClass.Resource;
 }

@@ -26,6 +26,7 @@ public static class BundleAnalyzer
         var phases = BundleReader.ReadPhases(bundle, modules.Collectors, cancellationToken);
         ArgumentNullException.ThrowIfNull(modules);
         var tags = modules.TagsFor(manifest.Engine);
+        var classOf = modules.WaitClassesFor(manifest.Engine);
         if (extraTags is not null)
         {
             // Imported tags come first so they win over built-in ones on the same frame at equal priority.
@@ -33,7 +34,7 @@ public static class BundleAnalyzer
         }
 
         progress?.Report("building the time ledger");
-        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, tags, manifest.LogicalCpus)).ToArray();
+        var ledgers = phases.Select(p => TimeLedger.Compute(p, manifest.ServerProcess, tags, classOf, manifest.LogicalCpus)).ToArray();
         var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
         var growth = partial.Baseline is { } b && partial.Load is { } l && !ReferenceEquals(b, l) ? Growth.Compute(b, l) : [];
         var byThreads = ledgers.OrderBy(x => x.Threads).ToArray();

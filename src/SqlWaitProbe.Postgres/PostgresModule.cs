@@ -3,6 +3,7 @@ using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Waits;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.Postgres.Engine;
 using SqlWaitProbe.Postgres.Workloads;
@@ -47,6 +48,9 @@ public sealed class PostgresModule : IEngineModule
 
     /// <inheritdoc />
     public StackTagSet StackTags => PostgresStackTags.Set;
+
+    /// <inheritdoc />
+    public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? PostgresWaitClasses.Of(waitType) : null;
 
     /// <inheritdoc />
     public RedactionRules Redaction { get; } = new()

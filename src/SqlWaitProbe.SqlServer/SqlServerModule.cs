@@ -4,8 +4,10 @@ using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Waits;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
@@ -132,6 +134,9 @@ public sealed class SqlServerModule : IEngineModule
 
     /// <inheritdoc />
     public StackTagSet StackTags => SqlServerStackTags.Set;
+
+    /// <inheritdoc />
+    public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? null : SqlServerWaitClasses.Of(waitType);
 
     /// <inheritdoc />
     public RedactionRules Redaction { get; } = new()

@@ -80,18 +80,6 @@ public sealed class AttachSpanLedgerTests
         Assert.DoesNotContain(a.Findings, x => x.Id is "waits-explain-little" or "dominant-wait");
     }
 
-    [Theory]
-    [InlineData("SOS_WORK_DISPATCHER", WaitClass.Idle)]
-    [InlineData("HADR_WORK_QUEUE", WaitClass.Idle)]
-    [InlineData("SLEEP_TASK", WaitClass.Idle)]
-    [InlineData("XE_TIMER_EVENT", WaitClass.Idle)]
-    [InlineData("WAITFOR", WaitClass.Intended)]
-    [InlineData("ASYNC_NETWORK_IO", WaitClass.Client)]
-    [InlineData("HADR_SYNC_COMMIT", WaitClass.Resource)]
-    [InlineData("LCK_M_X", WaitClass.Resource)]
-    public void Sql_server_waits_are_classed_by_name(string type, WaitClass expected) =>
-        Assert.Equal(expected, WaitClasses.Of("sqlserver", type));
-
     [Fact]
     public void A_sql_server_attach_ledger_leaves_idle_waits_out_of_the_dominant_wait()
     {

@@ -27,9 +27,10 @@ public static class TimeLedger
     /// <summary>
     /// Computes the ledger; in attach mode (<see cref="PhaseData.AttachMode"/>) server-wide waits stand in when no
     /// session-scope waits exist.
-    /// <paramref name="logicalCpus"/> gives the physical bound of the CPU share.
+    /// <paramref name="classOf"/> classes each wait (the engine's own knowledge); <paramref name="logicalCpus"/> gives the
+    /// physical bound of the CPU share.
     /// </summary>
-    public static PhaseLedger Compute(PhaseData phase, string serverProcess, StackTagSet? tags, int logicalCpus = 0)
+    public static PhaseLedger Compute(PhaseData phase, string serverProcess, StackTagSet? tags, Func<string, WaitClass> classOf, int logicalCpus = 0)
     {
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
@@ -38,15 +39,13 @@ public static class TimeLedger
         var session = attach is not null ? attach.BusyMs / 1000
             : attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var span = attachWindow ? null : SpanMeasure.Compute(phase);
-        var engine = serverProcess == "postgres" ? "postgres" : serverProcess == "sqlservr" ? "sqlserver" : "";
-
         // SQL Server's states come from its DMVs, with no per-session schedstat: its per-session wait and CPU counters
         // (sys.dm_exec_session_wait_stats, cpu_time) grow only while a request runs, so over the busy span they need no cutting.
-        var dmvCounters = attach is not null && phase.SessionTimeline is null && engine == "sqlserver";
+        var dmvCounters = attach is not null && phase.SessionTimeline is null && serverProcess == "sqlservr";
         var (waits, waitsCaptured) = attach is not null && !dmvCounters
-            ? (AttachWaits(attach, engine), phase.WaitSamples is not null && !(attach.BusyMs <= 0 && attach.DisabledMs > 0))
+            ? (AttachWaits(attach, classOf), phase.WaitSamples is not null && !(attach.BusyMs <= 0 && attach.DisabledMs > 0))
             : SelectWaits(phase, phase.AttachMode, span);
-        waits = [.. waits.Select(w => w with { Class = WaitClasses.Of(engine, w.Type) })];
+        waits = [.. waits.Select(w => w with { Class = classOf(w.Type) })];
         var waitSeconds = waits.Sum(w => w.Seconds);
         var cpuCaptured = dmvCounters ? phase.Sessions is not null : attach is not null ? attach.CpuMeasured : span is not null || phase.Sessions is not null;
         var cpu = dmvCounters ? (phase.Sessions?.CpuMs ?? 0) / 1000 : attach is not null ? attach.CpuMs / 1000 : span is not null ? span.CpuMs / 1000 : (phase.Sessions?.CpuMs ?? 0) / 1000;
@@ -180,11 +179,11 @@ public static class TimeLedger
         }
     }
 
-    private static IReadOnlyList<LedgerWait> AttachWaits(AttachParts attach, string engine)
+    private static IReadOnlyList<LedgerWait> AttachWaits(AttachParts attach, Func<string, WaitClass> classOf)
     {
         const string source = "wait_samples.csv while each session was in a statement or transaction (session_states.csv)";
         return attach.Waits.Where(kv => kv.Value > 0)
-            .Select(kv => new LedgerWait(kv.Key, kv.Value / 1000, 0, source) { Class = WaitClasses.Of(engine, kv.Key) })
+            .Select(kv => new LedgerWait(kv.Key, kv.Value / 1000, 0, source) { Class = classOf(kv.Key) })
             .OrderByDescending(w => w.Seconds).ThenBy(w => w.Type, StringComparer.Ordinal).ToArray();
     }
 

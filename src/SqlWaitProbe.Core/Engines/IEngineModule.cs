@@ -2,6 +2,7 @@ using SqlWaitProbe.Core.Check;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Options;
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Core.Waits;
 using SqlWaitProbe.Core.Workloads;
 
 namespace SqlWaitProbe.Core.Engines;
@@ -50,6 +51,13 @@ public interface IEngineModule
 
     /// <summary>The engine's collector modules (its catalog), for the analysis of their files in any bundle.</summary>
     IReadOnlyList<ICollectorModule> Collectors { get; }
+
+    /// <summary>
+    /// The class of one of this engine's waits (idle, intended, the client's; resource for any other), or null when
+    /// <paramref name="waitType"/> is not of this engine's form, so a bundle of an engine this build does not know is
+    /// still classed by the names it holds.
+    /// </summary>
+    WaitClass? ClassOfWait(string waitType);
 
     /// <summary>The stack tags that ship for this engine, applied to its bundles' CPU stacks.</summary>
     StackTagSet StackTags { get; }

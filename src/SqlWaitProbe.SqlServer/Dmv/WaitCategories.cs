@@ -51,7 +51,7 @@ public static class WaitCategories
     /// <summary>The category of a wait type (<c>Other</c> when unknown).</summary>
     public static string Of(string waitType)
     {
-        if (WaitClasses.OfSqlServer(waitType) is WaitClass.Idle or WaitClass.Intended)
+        if (SqlServerWaitClasses.Of(waitType) is WaitClass.Idle or WaitClass.Intended)
         {
             return "Idle";
         }
