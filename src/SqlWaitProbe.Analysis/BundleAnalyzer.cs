@@ -151,6 +151,11 @@ public static class BundleAnalyzer
                 notes.Add($"phase {p.Name}: observer effect not shown: {notShown}");
             }
 
+            if (p.Executions.RunningAtEnd > 0)
+            {
+                notes.Add($"phase {p.Name}: {p.Executions.RunningAtEnd} of {p.Executions.Count} executions were still running at the phase end: measured up to it, they count as the share that ran inside ({Figures.F(p.Executions.Counted)} executions in all); their latencies are whole (the driver timed them to their end)");
+            }
+
             if (p.Sampling?.Coverage is { } c)
             {
                 notes.Add($"phase {p.Name}: sampling coverage {Figures.Pct(c)} ({p.Sampling.Samples} samples, {p.Sampling.LostSamples} lost, {p.Sampling.SampleHz} Hz, {p.Sampling.Source})");

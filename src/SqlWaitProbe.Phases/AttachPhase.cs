@@ -56,7 +56,7 @@ public static class AttachPhase
             PhaseFiles.WriteSessions(phase);
         }
 
-        PhaseFiles.WriteSeries(phase, [], 0, phase.StartUtc);
+        PhaseFiles.WriteSeries(phase, [], 0, 0, phase.StartUtc);
         manifest.AddPhase(new BundlePhase { Name = phase.Name, Threads = 0, StartUtc = phase.StartUtc, EndUtc = phase.EndUtc }, outcomes);
         Log.Information("attach window {State}: {Seconds:0.0} s, {Sessions}", interrupted ? "interrupted" : "done", (phase.EndUtc - phase.StartUtc).TotalSeconds, Watching(phase, watching));
         cancellationToken.ThrowIfCancellationRequested();

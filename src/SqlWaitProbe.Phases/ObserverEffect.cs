@@ -4,36 +4,41 @@ using SqlWaitProbe.Phases.Driver;
 namespace SqlWaitProbe.Phases;
 
 /// <summary>
-/// Compares the closed-loop rate of a phase's uninstrumented slice with its instrumented rest
-/// (<c>overhead.json</c>), with a 95 % interval from the spread of execution times.
+/// Compares the closed-loop rate of the pilot run before a phase, without collectors, with the phase itself, every
+/// collector running (<c>overhead.json</c>), with a 95 % interval from the spread of execution times.
 /// </summary>
 public static class ObserverEffect
 {
     /// <summary>The method text stored with a measured ratio.</summary>
     public const string Method =
-        "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the first slice of the phase "
-        + "before any collector started (each session's first execution left out as warm-up) vs the rest with every "
+        "closed-loop rate (sessions / mean latency) of executions wholly inside each window: the pilot run before the phase "
+        + "with no collector running (each session's first execution left out as warm-up) vs the phase with every "
         + "collector running; the 95 % interval covers the spread of execution times, not drift of the machine between the windows";
 
     /// <summary>Fewest executions per window for an interval.</summary>
     private const int MinForInterval = 3;
 
-    /// <summary>Estimates the observer effect from the phase's execution records and window boundaries (Stopwatch timestamps).</summary>
-    public static OverheadEstimate Estimate(IReadOnlyList<ExecutionBuffer> buffers, long release, long sliceEnd, long windowStart, long windowEnd, int threads)
+    /// <summary>
+    /// Estimates the observer effect from the pilot's executions (<paramref name="pilot"/>, between
+    /// <paramref name="pilotStart"/> and <paramref name="pilotEnd"/>; null when the phase had none) and the phase's
+    /// (<paramref name="buffers"/>, its window from <paramref name="windowStart"/> to <paramref name="windowEnd"/>), all
+    /// Stopwatch timestamps.
+    /// </summary>
+    public static OverheadEstimate Estimate(IReadOnlyList<ExecutionBuffer>? pilot, long pilotStart, long pilotEnd, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, long windowEnd, int threads)
     {
         var instrumented = Window(buffers, windowStart, windowEnd, skipFirst: false);
-        if (sliceEnd == 0)
+        if (pilot is null)
         {
             return new OverheadEstimate(instrumented.Rate(threads), null, null,
-                "not measured: in iteration mode every collector starts before the barrier, and an interrupted slice has nothing to compare")
+                "not measured: a phase of --iterations runs no pilot before it (the work is fixed), and an interrupted pilot has nothing to compare")
             { InstrumentedExecutions = instrumented.Count };
         }
 
-        var uninstrumented = Window(buffers, release, sliceEnd, skipFirst: true);
+        var uninstrumented = Window(pilot, pilotStart, pilotEnd, skipFirst: true);
         if (uninstrumented.Count == 0 || instrumented.Count == 0)
         {
             return new OverheadEstimate(instrumented.Rate(threads), uninstrumented.Count > 0 ? uninstrumented.Rate(threads) : null, null,
-                "not measured: no execution ran wholly inside one of the two windows (executions longer than the slice, or the phase was interrupted)")
+                "not measured: no execution ran wholly inside the pilot or the phase (executions longer than the pilot, or the phase was interrupted)")
             { InstrumentedExecutions = instrumented.Count, UninstrumentedExecutions = uninstrumented.Count };
         }
 

@@ -14,13 +14,16 @@ namespace SqlWaitProbe.Phases;
 public static class PhaseFiles
 {
     /// <summary>
-    /// Writes <c>executions.csv</c> for executions that ended after <paramref name="windowStart"/> (a Stopwatch
-    /// timestamp); an execution in flight at the window start is clipped to it, so session time covers the
-    /// same window as the CPU accounting. Returns (executions, errors).
+    /// Writes <c>executions.csv</c>: every execution that started inside the phase's window (<paramref name="windowStart"/>
+    /// to <paramref name="windowEnd"/>, Stopwatch timestamps), with start and end in ms since the window opened; one still
+    /// running at the window's end keeps its real end, after the window. Returns the window's length in ms as written
+    /// for the manifest, and the executions counted (<see cref="ExecutionTally"/>) from the very numbers written, which
+    /// analysis reads back.
     /// </summary>
-    public static (long Executions, long Errors) WriteExecutions(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart)
+    public static (double WindowMs, ExecutionCounts Counts) WriteExecutions(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, long windowEnd)
     {
-        long count = 0, errors = 0;
+        var windowMs = double.Parse(Ms(windowEnd - windowStart), CultureInfo.InvariantCulture);
+        var tally = new ExecutionTally(windowMs);
         WriteAtomically(phase.PathFor(BundlePaths.Executions(phase.Name)), writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.Executions.All) + "\n");
@@ -29,18 +32,19 @@ public static class PhaseFiles
                 var session = (s + 1).ToString(CultureInfo.InvariantCulture);
                 foreach (var e in buffers[s].All())
                 {
-                    if (e.End <= windowStart)
+                    if (e.Start < windowStart || e.Start >= windowEnd)
                     {
                         continue;
                     }
 
-                    count++;
-                    errors += e.Error is null ? 0 : 1;
+                    var start = Ms(e.Start - windowStart);
+                    var end = Ms(e.End - windowStart);
+                    tally.Add(double.Parse(start, CultureInfo.InvariantCulture), double.Parse(end, CultureInfo.InvariantCulture), e.Error is not null);
                     writer.Write(session);
                     writer.Write(',');
-                    writer.Write(Ms(Math.Max(e.Start, windowStart) - windowStart));
+                    writer.Write(start);
                     writer.Write(',');
-                    writer.Write(Ms(e.End - windowStart));
+                    writer.Write(end);
                     writer.Write(',');
                     writer.Write(e.Rows.ToString(CultureInfo.InvariantCulture));
                     writer.Write(',');
@@ -49,7 +53,7 @@ public static class PhaseFiles
                 }
             }
         });
-        return (count, errors);
+        return (windowMs, tally.Counts());
     }
 
     /// <summary>Writes <c>sessions.csv</c> from the phase's sessions and the CPU accounting collectors left in the context.</summary>
@@ -73,14 +77,14 @@ public static class PhaseFiles
     }
 
     /// <summary>Adds <c>workload.executions_per_sec</c> (executions ending in each whole UTC second of the window) and writes <c>series.csv</c>.</summary>
-    public static void WriteSeries(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, DateTime windowStartUtc)
+    public static void WriteSeries(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, long windowEnd, DateTime windowStartUtc)
     {
         var perSecond = new SortedDictionary<DateTime, long>();
         foreach (var buffer in buffers)
         {
             foreach (var e in buffer.All())
             {
-                if (e.End <= windowStart)
+                if (e.Start < windowStart || e.End > windowEnd)
                 {
                     continue;
                 }

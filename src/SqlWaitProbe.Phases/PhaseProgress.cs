@@ -6,19 +6,19 @@ namespace SqlWaitProbe.Phases;
 /// </summary>
 /// <param name="Phase">The phase name.</param>
 /// <param name="Sessions">Concurrent sessions of the phase.</param>
-/// <param name="Executions">Executions the summary will count so far: those that ended after collection started.</param>
-/// <param name="ExecutionsBefore">Executions that ended before collection started (not in the summary); null until known.</param>
+/// <param name="Executions">Executions of the phase finished so far (the pilot before it is not counted).</param>
+/// <param name="Running">Executions still running after the phase ended, which it measures up to its end; null while it runs.</param>
 /// <param name="ElapsedSeconds">Seconds since the sessions were released.</param>
 /// <param name="DurationSeconds">The phase's duration in seconds; null when it runs a number of iterations.</param>
 /// <param name="Iterations">Iterations per session when the phase has no duration.</param>
-/// <param name="State">What the phase is doing (uninstrumented slice, collecting, stopping collectors, done).</param>
+/// <param name="State">What the phase is doing (pilot, collecting, waiting for the running executions, done).</param>
 /// <param name="Done">True on the last report, whose <see cref="Executions"/> is the summary's figure.</param>
 /// <param name="Text">The plain progress line for this state.</param>
 public sealed record PhaseProgress(
     string Phase,
     int Sessions,
     long Executions,
-    long? ExecutionsBefore,
+    long? Running,
     double ElapsedSeconds,
     double? DurationSeconds,
     long? Iterations,

@@ -10,9 +10,13 @@ using SqlWaitProbe.Phases.Driver;
 namespace SqlWaitProbe.Phases;
 
 /// <summary>
-/// Runs the phases of a capture, engine-neutral: for each phase it opens the sessions, releases them together,
-/// runs an uninstrumented slice (observer effect), starts the collectors, runs the rest of the phase, stops the
-/// collectors, writes the phase's files and rewrites the manifest. One failing collector never stops the others.
+/// Runs the phases of a capture, engine-neutral. For each phase it opens the sessions; in a phase of a duration it first
+/// runs them for a short pilot with no collector running (it warms the server and measures the collectors' effect; its
+/// executions are not the phase's), lets them finish or cancels them, then starts the collectors and releases the
+/// sessions together: the phase's window opens, so the collectors cover every execution of the phase from its start.
+/// When the window closes (the duration, or every session's iterations done) the collectors stop; executions still
+/// running are timed to their end by the driver and measured up to the window's end (<see cref="ExecutionTally"/>).
+/// Then it writes the phase's files and rewrites the manifest. One failing collector never stops the others.
 /// </summary>
 public sealed class PhaseRunner
 {
@@ -23,6 +27,7 @@ public sealed class PhaseRunner
     private readonly Func<PhaseContext, IReadOnlyList<ICollector>> _collectors;
     private readonly ManifestRecorder _manifest;
     private readonly IProgress<string> _progress;
+    private (int Threads, double Seconds)? _previous;
 
     /// <summary>Creates a runner; <paramref name="collectors"/> makes fresh collectors for each phase.</summary>
     public PhaseRunner(IWorkloadTarget target, CapturePlan plan, Func<PhaseContext, IReadOnlyList<ICollector>> collectors, ManifestRecorder manifest, IProgress<string> progress)
@@ -69,7 +74,7 @@ public sealed class PhaseRunner
 
     private async Task<PhaseSummary> RunPhaseAsync(PhasePlan plan, CancellationToken cancellationToken)
     {
-        _progress.Report($"phase {plan.Name}: opening {plan.Threads} session(s)");
+        _progress.Report($"phase {plan.Name}: opening {Plural(plan.Threads, "session")}");
         var sessions = new List<IWorkloadSession>(plan.Threads);
         try
         {
@@ -99,87 +104,167 @@ public sealed class PhaseRunner
 
     private async Task<PhaseSummary> RunOpenPhaseAsync(PhasePlan plan, List<IWorkloadSession> sessions, PhaseContext context, CancellationToken cancellationToken)
     {
-        var collectors = _collectors(context);
+        Pilot? pilot = null;
         var started = new List<ICollector>();
         var outcomes = new List<CollectorOutcome>();
         var run = DriverRun.Start(sessions, _plan.Iterations, cancellationToken);
-        long sliceEnd = 0, windowStart = 0, windowEnd = 0;
-        using var ticker = StartTicker(plan, run, () => Volatile.Read(ref windowStart));
+        long windowStart = 0, windowEnd = 0;
+        Task? stopping = null;
+        using var ticker = StartTicker(plan, run, () => Volatile.Read(ref windowEnd));
         try
         {
+            if (_plan.Duration is { } planned)
+            {
+                pilot = await RunPilotAsync(plan, sessions, planned, cancellationToken);
+            }
+
+            context.ExpectedSeconds = ExpectedSeconds(plan);
+            await StartCollectorsAsync(_collectors(context), context, started, outcomes, cancellationToken);
+            windowStart = run.Release();
+            context.StartUtc = DateTime.UtcNow;
             if (_plan.Duration is { } duration)
             {
-                var slice = CapturePlan.UninstrumentedSlice(duration);
-                var released = run.Release();
-                context.StartUtc = DateTime.UtcNow;
-                await Task.Delay(slice, cancellationToken);
-
-                // Long executions: extend the slice until every session has finished three (the first is warm-up),
-                // but never past 40% of the phase.
-                while (run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetElapsedTime(released) < duration * 0.4 && !run.Completion.IsCompleted)
-                {
-                    await Task.Delay(20, cancellationToken);
-                }
-
-                sliceEnd = Stopwatch.GetTimestamp();
-                await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
-                Volatile.Write(ref windowStart, Stopwatch.GetTimestamp());
-                context.StartUtc = DateTime.UtcNow;
-                var remaining = duration - Stopwatch.GetElapsedTime(released);
-                if (remaining > TimeSpan.Zero)
-                {
-                    await Task.WhenAny(Task.Delay(remaining, cancellationToken), run.Completion);
-                }
-
-                cancellationToken.ThrowIfCancellationRequested();
-                windowEnd = Stopwatch.GetTimestamp();
-                run.Stop();
-                await run.Completion.WaitAsync(cancellationToken);
+                await Task.WhenAny(Task.Delay(duration, cancellationToken), run.Completion);
             }
             else
             {
-                await StartCollectorsAsync(collectors, context, started, outcomes, cancellationToken);
-                windowStart = run.Release();
-                context.StartUtc = DateTime.UtcNow;
                 await run.Completion.WaitAsync(cancellationToken);
-                cancellationToken.ThrowIfCancellationRequested();
-                windowEnd = Stopwatch.GetTimestamp();
             }
 
+            cancellationToken.ThrowIfCancellationRequested();
+            Volatile.Write(ref windowEnd, Stopwatch.GetTimestamp());
+            run.Stop();
             context.EndUtc = DateTime.UtcNow;
-            await StopCollectorsAsync(started, context, outcomes, StopBudget);
-            return Finish(plan, context, run, outcomes, sliceEnd, windowStart, windowEnd, interrupted: false);
+
+            // The window is closed: the collectors stop now and cover exactly it. Executions still running finish
+            // meanwhile; the driver times them whole, and the phase measures them up to the window's end.
+            stopping = StopCollectorsAsync(started, context, outcomes, StopBudget);
+            await run.Completion.WaitAsync(cancellationToken);
+            await stopping;
+            return Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             run.Stop();
-            context.EndUtc = DateTime.UtcNow;
-            windowEnd = Stopwatch.GetTimestamp();
-            if (windowStart == 0)
+            if (windowEnd == 0)
             {
-                windowStart = run.ReleaseTimestamp == 0 ? windowEnd : run.ReleaseTimestamp;
+                Volatile.Write(ref windowEnd, Stopwatch.GetTimestamp());
+                context.EndUtc = DateTime.UtcNow;
             }
 
-            await StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget);
+            if (windowStart == 0)
+            {
+                // Interrupted before the window opened (in the pilot, or while the collectors started): an empty phase.
+                windowStart = run.ReleaseTimestamp == 0 ? windowEnd : run.ReleaseTimestamp;
+                if (context.StartUtc == default)
+                {
+                    context.StartUtc = context.EndUtc;
+                }
+            }
+
+            await (stopping is null
+                ? StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget)
+                : Task.WhenAny(stopping, Task.Delay(InterruptedStopBudget, CancellationToken.None)));
             await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
-            Finish(plan, context, run, outcomes, sliceEnd, windowStart, windowEnd, interrupted: true);
+            Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: true);
             throw;
         }
     }
 
-    private PhaseSummary Finish(PhasePlan plan, PhaseContext context, DriverRun run, List<CollectorOutcome> outcomes, long sliceEnd, long windowStart, long windowEnd, bool interrupted)
+    /// <summary>
+    /// The pilot before a phase of a duration: the sessions run for <see cref="CapturePlan.UninstrumentedSlice"/> (longer
+    /// until each has finished three executions, up to 40% of the duration) with no collector, then finish their
+    /// executions (as long again at most; the rest are cancelled on the server), so the phase starts with warm, idle
+    /// sessions. Its executions measure the collectors' effect and are not the phase's.
+    /// </summary>
+    private async Task<Pilot> RunPilotAsync(PhasePlan plan, List<IWorkloadSession> sessions, TimeSpan duration, CancellationToken cancellationToken)
+    {
+        var slice = CapturePlan.UninstrumentedSlice(duration);
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var run = DriverRun.Start(sessions, null, cancel.Token);
+        _progress.Report(string.Create(CultureInfo.InvariantCulture,
+            $"phase {plan.Name}: pilot of {slice.TotalSeconds:0.#} s or more with no collector running (warms the server and measures the collectors' effect; not in the summary)"));
+        var release = run.Release();
+        long end;
+        var cancelled = 0;
+        try
+        {
+            await Task.WhenAny(Task.Delay(slice, cancellationToken), run.Completion);
+
+            // Longer executions: the pilot goes on until every session has finished three (the first is warm-up), but
+            // never past 40% of the phase's duration.
+            while (run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetElapsedTime(release) < duration * 0.4 && !run.Completion.IsCompleted)
+            {
+                await Task.Delay(20, cancellationToken);
+            }
+
+            cancellationToken.ThrowIfCancellationRequested();
+            end = Stopwatch.GetTimestamp();
+            run.Stop();
+            if (await Task.WhenAny(run.Completion, Task.Delay(Stopwatch.GetElapsedTime(release, end), cancellationToken)) != run.Completion)
+            {
+                cancelled = run.Running;
+                await cancel.CancelAsync();
+            }
+
+            await run.Completion.WaitAsync(cancellationToken);
+            cancellationToken.ThrowIfCancellationRequested();
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Interrupted: the sessions' queries are cancelled with the capture's token; their loops end before the
+            // sessions close, as the phase's own do.
+            run.Stop();
+            await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
+            throw;
+        }
+
+        Log.Information("phase {Phase}: the pilot ran {Executions} with no collector in {Seconds:0.0} s; {Cancelled} still running after as long again were cancelled",
+            plan.Name, Plural(run.Completed, "execution"), Stopwatch.GetElapsedTime(release, end).TotalSeconds, cancelled);
+        return new Pilot(run, release, end);
+    }
+
+    /// <summary>
+    /// How long the phase should run: its duration, or for a phase of iterations the phase before it scaled by how many
+    /// sessions share each CPU (CPU-bound work: each session does the same work, at threads ÷ min(threads, CPUs) times
+    /// the time); null for the first phase of iterations. The auto call-graph rule bounds perf's data with it.
+    /// </summary>
+    private double? ExpectedSeconds(PhasePlan plan)
+    {
+        if (_plan.Duration is { } duration)
+        {
+            return duration.TotalSeconds;
+        }
+
+        if (_previous is not { } previous)
+        {
+            return null;
+        }
+
+        var cpus = Math.Max(1, Environment.ProcessorCount);
+        double Sharing(int threads) => (double)Math.Max(1, threads) / Math.Min(Math.Max(1, threads), cpus);
+        return previous.Seconds * Sharing(plan.Threads) / Sharing(previous.Threads);
+    }
+
+    private PhaseSummary Finish(PhasePlan plan, PhaseContext context, DriverRun run, Pilot? pilot, List<CollectorOutcome> outcomes, long windowStart, long windowEnd, bool interrupted)
     {
         var buffers = run.Buffers;
-        if (FirstExecutionUtc is null && buffers.Where(b => b.Count > 0).Select(b => b.All().First().End).DefaultIfEmpty(0).Min() is var first and > 0)
+        var firstEnds = (pilot is null ? buffers : [.. pilot.Run.Buffers, .. buffers]).Where(b => b.Count > 0).Select(b => b.All().First().End).ToArray();
+        if (FirstExecutionUtc is null && firstEnds.Length > 0)
         {
-            FirstExecutionUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(first);
+            FirstExecutionUtc = DateTime.UtcNow - Stopwatch.GetElapsedTime(firstEnds.Min());
+        }
+
+        if (pilot is not null)
+        {
+            CountFailures(pilot.Run.Buffers);
         }
 
         CountFailures(buffers);
-        var (executions, errors) = PhaseFiles.WriteExecutions(context, buffers, windowStart);
+        var (windowMs, counts) = PhaseFiles.WriteExecutions(context, buffers, windowStart, windowEnd);
         PhaseFiles.WriteSessions(context);
-        PhaseFiles.WriteSeries(context, buffers, windowStart, context.StartUtc);
-        var overhead = ObserverEffect.Estimate(buffers, run.ReleaseTimestamp, sliceEnd, windowStart, windowEnd, plan.Threads);
+        PhaseFiles.WriteSeries(context, buffers, windowStart, windowEnd, context.StartUtc);
+        var overhead = ObserverEffect.Estimate(interrupted ? null : pilot?.Run.Buffers, pilot?.Release ?? 0, pilot?.End ?? 0, buffers, windowStart, windowEnd, plan.Threads);
         if (overhead.Ratio is not null)
         {
             PhaseFiles.WriteOverhead(context, overhead);
@@ -187,18 +272,27 @@ public sealed class PhaseRunner
         else
         {
             // overhead.json holds measured figures only; the log says why this phase has none.
-            Log.Information("phase {Phase}: observer effect not measured ({Method})", plan.Name, overhead.Method);
+            Log.Information("phase {Phase}: the observer effect was {Method}", plan.Name, overhead.Method);
         }
-        var seconds = Math.Max(1e-9, Stopwatch.GetElapsedTime(windowStart, windowEnd).TotalSeconds);
-        var latencies = buffers.SelectMany(b => b.All()).Where(e => e.End > windowStart).Select(e => Stopwatch.GetElapsedTime(e.Start, e.End).TotalMilliseconds).ToArray();
+
+        var seconds = windowMs / 1000;
         _manifest.AddPhase(
-            new BundlePhase { Name = plan.Name, Threads = plan.Threads, StartUtc = context.StartUtc, EndUtc = context.EndUtc, Executions = executions, Errors = errors },
+            new BundlePhase
+            {
+                Name = plan.Name, Threads = plan.Threads, StartUtc = context.StartUtc, EndUtc = context.EndUtc, WindowMs = windowMs,
+                Executions = counts.Executions, Errors = counts.Errors,
+            },
             outcomes);
-        var summary = new PhaseSummary(plan.Name, plan.Threads, executions, errors, seconds, executions / seconds, LatencySummary.Of(latencies), overhead);
-        PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, executions, null, run.ReleaseTimestamp == 0 ? 0 : Stopwatch.GetElapsedTime(run.ReleaseTimestamp, windowEnd).TotalSeconds,
+        _previous = (plan.Threads, seconds);
+        var summary = new PhaseSummary(plan.Name, plan.Threads, counts, seconds, overhead);
+        var running = counts.RunningAtEnd > 0
+            ? string.Create(CultureInfo.InvariantCulture, $"; {Plural(counts.RunningAtEnd, "was", "were")} still running at its end, measured up to it ({counts.Counted:0.##} executions' worth)")
+            : "";
+        PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, counts.Executions, counts.RunningAtEnd, seconds,
             _plan.Duration?.TotalSeconds, _plan.Iterations, interrupted ? "interrupted" : "done", Done: true,
-            $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {executions} executions in the summary"));
-        Log.Information("phase {Phase} {State}: {Executions} executions, {Errors} errors, {PerSecond:0.00}/s", plan.Name, interrupted ? "interrupted" : "done", executions, errors, summary.PerSecond);
+            $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {Plural(counts.Executions, "execution")} in the summary{running}"));
+        Log.Information("phase {Phase} {State}: {Executions} executions started in {Seconds:0.000} s, {Running} still running at its end, {Errors} errors, {PerSecond:0.00}/s, {MsPerExecution:0.00} ms per execution",
+            plan.Name, interrupted ? "interrupted" : "done", counts.Executions, seconds, counts.RunningAtEnd, counts.Errors, summary.PerSecond, summary.MsPerExecution);
         return summary;
     }
 
@@ -232,11 +326,10 @@ public sealed class PhaseRunner
     private static Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit) =>
         CollectorLifecycle.StopAsync(started, context, outcomes, limit, static m => m);
 
-    // Executions that ended before the measured window (the uninstrumented slice) are not in the phase summary;
-    // the progress line counts them apart so its figures add up to the summary's.
-    private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowStart)
+    // Once a second: where the phase stands. After its window closes, executions still running are counted apart: the
+    // phase measures them up to its end.
+    private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowEnd)
     {
-        long? before = null;
         var total = _plan.Duration is { } d ? d.TotalSeconds.ToString("0", CultureInfo.InvariantCulture) + " s" : $"{_plan.Iterations} iterations";
         return new Timer(_ =>
         {
@@ -247,31 +340,21 @@ public sealed class PhaseRunner
             }
 
             var completed = run.Completed;
-            var elapsed = Stopwatch.GetElapsedTime(release);
-            var overrun = _plan.Duration is { } limit && elapsed > limit;
-            var state = run.Completion.IsCompleted ? "stopping collectors"
-                : overrun ? "waiting for the last executions to finish"
-                : windowStart() == 0 ? "uninstrumented slice" : "collecting";
-            var shown = overrun ? _plan.Duration!.Value.TotalSeconds : elapsed.TotalSeconds;
-            var start = windowStart();
-            if (start != 0 && before is null && Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(100))
-            {
-                // Counted once, when every execution that ended before the window has long been recorded.
-                before = run.Buffers.Sum(b => b.CountEndedBy(start));
-            }
-
-            var counts = start == 0
-                ? $"{completed} executions before collection started (not in the summary)"
-                : before switch
-                {
-                    null => $"{completed} executions (collection starting)",
-                    > 0 => $"{completed - before} executions since collection started (+{before} before it, not in the summary)",
-                    _ => $"{completed} executions",
-                };
-            var text = string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {plan.Threads} session(s), {shown:0.0} s of {total}, {counts} ({state})");
-            var inSummary = start == 0 ? 0 : completed - (before ?? 0);
-            PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, inSummary, start == 0 ? completed : before, shown,
+            var end = windowEnd();
+            var elapsed = (end == 0 ? Stopwatch.GetElapsedTime(release) : Stopwatch.GetElapsedTime(release, end)).TotalSeconds;
+            long? running = end == 0 ? null : run.Running;
+            var state = end == 0 ? "collecting" : run.Completion.IsCompleted ? "stopping collectors" : "phase over: waiting for the executions still running (measured up to the phase end)";
+            var counts = running is > 0 ? $"{Plural(completed, "execution")}, {running} still running" : Plural(completed, "execution");
+            var text = string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {Plural(plan.Threads, "session")}, {elapsed:0.0} s of {total}, {counts} ({state})");
+            PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, completed, running, elapsed,
                 _plan.Duration?.TotalSeconds, _plan.Iterations, state, Done: false, text));
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
+
+    /// <summary><c>1 execution</c>, <c>2 executions</c>; with a verb pair, <c>1 was</c>, <c>2 were</c>.</summary>
+    private static string Plural(long n, string one, string? many = null) =>
+        string.Create(CultureInfo.InvariantCulture, $"{n} {(n == 1 ? one : many ?? one + "s")}");
+
+    /// <summary>The pilot before a phase: its driver run and its window (Stopwatch timestamps).</summary>
+    private sealed record Pilot(DriverRun Run, long Release, long End);
 }

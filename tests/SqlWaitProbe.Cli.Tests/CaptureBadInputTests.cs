@@ -86,13 +86,14 @@ public sealed class CaptureBadInputTests
     }
 
     [Fact]
-    public async Task Dry_run_with_iterations_walks_stacks_with_frame_pointers_and_says_why()
+    public async Task Dry_run_with_iterations_walks_stacks_with_dwarf_bounded_by_the_cap_and_says_why()
     {
         var dir = Path.Combine(SqlWaitProbe.TestSupport.TestData.TempFolder(), "b");
         var (exit, stdout, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "capture", "--workload", "hashbytes", "--iterations", "100", "--dry-run", "-o", dir);
         Assert.Equal(0, exit);
-        Assert.Contains("perf record -a -e cpu-clock --call-graph fp -F 499", stdout);
-        Assert.Contains("; call graph: fp (auto: the phase length is not known before it runs (--iterations)", stdout);
+        Assert.Contains("perf record -a -e cpu-clock --call-graph dwarf,8192 -F 499", stdout);
+        Assert.Contains("; call graph: dwarf (auto: the phase length is not known before it runs (the first phase of --iterations); DWARF, bounded by the 1024 MB cap", stdout);
+        Assert.Contains("each later phase is decided from the one before it", stdout);
         Assert.False(Directory.Exists(dir));
     }
 

@@ -66,12 +66,14 @@ public sealed class CaptureEndToEndTests
             FoldedStackFormat.ReadInto(folded, "stacks.folded", profile, firstFrameIsProcess: true);
         }
 
-        var top = ModuleShares.Compute(profile, "postgres").OrderByDescending(s => s.ExclusiveWeight).First();
+        var shares = ModuleShares.Compute(profile, "postgres");
+        Assert.True(shares.Count > 0, "no postgres samples in the load phase's stacks");
+        var top = shares.OrderByDescending(s => s.ExclusiveWeight).First();
         Assert.Equal("libcrypto.so.3", top.Module);
 
         // DWARF unwinding walks through libcrypto, which has no frame pointers: the heaviest path into it reaches
         // PostgreSQL's own functions, [unknown] stays small, and the report does not ask for another call graph.
-        var path = SqlWaitProbe.Analysis.Ledger.CallPaths.IntoModule(profile, "postgres", "libcrypto.so.3", kernel: false, top: 1).Single();
+        var path = Assert.Single(SqlWaitProbe.Analysis.Ledger.CallPaths.IntoModule(profile, "postgres", "libcrypto.so.3", kernel: false, top: 1));
         Assert.Contains(path.Frames, f => f.StartsWith("postgres!", StringComparison.Ordinal) && f != "postgres!?" && f != "postgres!_start");
         var postgresWeight = profile.Entries.Where(e => e.Process == "postgres").Sum(e => e.Weight);
         var unknown = profile.Entries.Where(e => e.Process == "postgres" && profile.FramesOf(e.StackId).Any(f => f.Symbol == "[unknown]")).Sum(e => e.Weight);

@@ -125,6 +125,12 @@ public sealed class CaptureInterruptTests
         Assert.False(File.Exists(Path.Combine(report, "report.html")), "an interrupted analysis leaves no report that looks complete");
     }
 
+    private static string ReadShared(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        return new StreamReader(stream).ReadToEnd();
+    }
+
     private static async Task WaitForMoment(string dir, string moment)
     {
         var waited = Stopwatch.StartNew();
@@ -146,13 +152,16 @@ public sealed class CaptureInterruptTests
                 await Task.Delay(3000);
                 break;
             default:
-                // The baseline's executions are written when it ends; the load phase then runs for 4 s.
-                while (waited.Elapsed < TimeSpan.FromSeconds(60) && !File.Exists(Path.Combine(dir, BundlePaths.Executions("baseline"))))
+                // Inside the load phase's window with an execution done: its once-a-second progress line in capture.log
+                // says so (measured, not timed: a busy machine stretches the pilot before the phase).
+                var log = Path.Combine(dir, BundlePaths.Log);
+                var collecting = new System.Text.RegularExpressions.Regex(@"phase load: \d+ sessions?, [^,]*, [1-9]\d* executions? \(collecting\)");
+                while (waited.Elapsed < TimeSpan.FromSeconds(90) && !(File.Exists(log) && collecting.IsMatch(ReadShared(log))))
                 {
                     await Task.Delay(50);
                 }
 
-                await Task.Delay(2000);
+                Assert.True(collecting.IsMatch(ReadShared(log)), "the load phase never ran an execution");
                 break;
         }
     }

@@ -8,8 +8,8 @@ namespace SqlWaitProbe.Cli.Tests;
 /// <summary>The terminal progress bar, rendered by Spectre to a text writer, and the plain lines that pipes see.</summary>
 public sealed class PhaseProgressBarsTests
 {
-    private static PhaseProgress State(long executions, double elapsed, bool done = false, long? before = 12) =>
-        new("phase-2", 2, executions, before, elapsed, 30, null, done ? "done" : "collecting", done, $"plain line {executions}");
+    private static PhaseProgress State(long executions, double elapsed, bool done = false, long? running = null) =>
+        new("phase-2", 2, executions, running, elapsed, 30, null, done ? "done" : "collecting", done, $"plain line {executions}");
 
     [Fact]
     public async Task A_phase_bar_shows_phase_sessions_executions_and_time_left_and_no_plain_lines()
@@ -28,7 +28,7 @@ public sealed class PhaseProgressBarsTests
             PhaseProgress.Report(progress, State(10, 12.2));
             // Spectre redraws on its own refresh tick: give it one per state.
             await Task.Delay(1200);
-            PhaseProgress.Report(progress, State(28, 30, done: true, before: null));
+            PhaseProgress.Report(progress, State(28, 30, done: true));
             await Task.Delay(1200);
             return 7;
         });
@@ -37,7 +37,7 @@ public sealed class PhaseProgressBarsTests
         var text = output.ToString();
         Assert.Contains("phase phase-2: opening 2 session(s)", text);
         // The fallback renderer draws running tasks only: the bar at 12 of 30 s is 40% full.
-        Assert.Contains("phase phase-2: 2 session(s), 10 executions (+12 before collection, not in the summary), 12 s of 30 s (18 s left), collecting: 40%", text);
+        Assert.Contains("phase phase-2: 2 session(s), 10 executions, 12 s of 30 s (18 s left), collecting: 40%", text);
         // The per-second state is drawn in the bar, never printed as its plain line.
         Assert.DoesNotContain("plain line", text);
     }
@@ -46,14 +46,14 @@ public sealed class PhaseProgressBarsTests
     public void The_last_bar_text_is_the_summary_count()
     {
         Assert.Equal("phase phase-2: 2 session(s), 28 executions in the summary, 30 s of 30 s (0 s left), done",
-            PhaseProgressBars.Describe(State(28, 30, done: true, before: null)));
+            PhaseProgressBars.Describe(State(28, 30, done: true)));
     }
 
     [Fact]
-    public void The_bar_text_says_which_executions_the_summary_will_not_count()
+    public void The_bar_text_says_which_executions_run_past_the_phase_end()
     {
-        Assert.Equal("phase phase-2: 2 session(s), 10 executions (+12 before collection, not in the summary), 12 s of 30 s (18 s left), collecting",
-            PhaseProgressBars.Describe(State(10, 12.2)));
+        Assert.Equal("phase phase-2: 2 session(s), 10 executions (+12 running past the phase end, measured up to it), 30 s of 30 s (0 s left), waiting for the running executions",
+            PhaseProgressBars.Describe(new PhaseProgress("phase-2", 2, 10, 12, 30, 30, null, "waiting for the running executions", false, "plain")));
     }
 
     [Fact]

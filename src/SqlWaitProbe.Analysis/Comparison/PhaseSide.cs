@@ -10,8 +10,8 @@ namespace SqlWaitProbe.Analysis.Comparison;
 public sealed record PhaseSide(string Label, PhaseLedger Ledger, PhaseData Data)
 {
     /// <summary>Milliseconds per execution of <paramref name="seconds"/> spent over the phase (0 without executions).</summary>
-    public double PerExecutionMs(double seconds) => Ledger.Executions > 0 ? seconds * 1000 / Ledger.Executions : 0;
+    public double PerExecutionMs(double seconds) => Ledger.CountedExecutions > 0 ? seconds * 1000 / Ledger.CountedExecutions : 0;
 
     /// <summary>A count per execution (0 without executions).</summary>
-    public double PerExecution(double count) => Ledger.Executions > 0 ? count / Ledger.Executions : 0;
+    public double PerExecution(double count) => Ledger.CountedExecutions > 0 ? count / Ledger.CountedExecutions : 0;
 }

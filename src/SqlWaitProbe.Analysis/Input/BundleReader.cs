@@ -50,7 +50,7 @@ public static class BundleReader
             IsAttachWindow = window,
             Executions = window && !bundle.Has(BundlePaths.Executions(name))
                 ? new ExecutionStats(0, 0, 0, 0, 0, new LatencyStats(0, 0, 0, 0))
-                : ReadExecutions(bundle, BundlePaths.Executions(name)),
+                : ReadExecutions(bundle, BundlePaths.Executions(name), phase.WindowMs),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
             OffCpu = OffCpuReader.Read(bundle, name),
@@ -64,14 +64,15 @@ public static class BundleReader
         };
     }
 
-    /// <summary>executions.csv: <c>session,start_ms,end_ms,rows,error</c>.</summary>
-    public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative)
+    /// <summary>
+    /// executions.csv: <c>session,start_ms,end_ms,rows,error</c>, counted by <see cref="ExecutionTally"/> over the phase's
+    /// window of <paramref name="windowMs"/> (null in bundles that did not record it: nothing is cut).
+    /// </summary>
+    public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative, double? windowMs = null)
     {
         using var csv = CsvFile.Open(bundle, relative, BundleColumns.Executions.Session, BundleColumns.Executions.StartMs, BundleColumns.Executions.EndMs)
             ?? throw new BadInputException("executions.csv is missing; every phase needs it", bundle.PathOf(relative));
-        var durations = new List<float>();
-        double sum = 0, first = double.MaxValue, last = double.MinValue;
-        long errors = 0;
+        var tally = new ExecutionTally(windowMs);
         var sessions = new HashSet<string>(StringComparer.Ordinal);
         var spans = new Dictionary<int, ExecutionSpan>();
         while (csv.Read())
@@ -83,36 +84,26 @@ public static class BundleReader
                 throw new BadInputException($"end_ms {end} is before start_ms {start}", relative, csv.LineNumber);
             }
 
+            // A session's span of executions ends at the window's end at the latest: the parts of the ledger are
+            // measured inside it, as the collectors were.
+            var inWindow = Math.Max(start, tally.InWindowEnd(end));
             if (int.TryParse(csv.Text(BundleColumns.Executions.Session), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
             {
                 spans[number] = spans.TryGetValue(number, out var span)
-                    ? new ExecutionSpan(Math.Min(span.StartMs, start), Math.Max(span.EndMs, end), span.BusyMs + end - start, span.Executions + 1)
-                    : new ExecutionSpan(start, end, end - start, 1);
+                    ? new ExecutionSpan(Math.Min(span.StartMs, start), Math.Max(span.EndMs, inWindow), span.BusyMs + inWindow - start, span.Executions + 1)
+                    : new ExecutionSpan(start, inWindow, inWindow - start, 1);
             }
 
-            sum += end - start;
-            durations.Add((float)(end - start));
-            first = Math.Min(first, start);
-            last = Math.Max(last, end);
+            tally.Add(start, end, csv.Text(BundleColumns.Executions.Error).Length > 0);
             sessions.Add(csv.Text(BundleColumns.Executions.Session));
-            if (csv.Text(BundleColumns.Executions.Error).Length > 0)
-            {
-                errors++;
-            }
         }
 
-        durations.Sort();
-        var latency = durations.Count == 0
-            ? new LatencyStats(0, 0, 0, 0)
-            : new LatencyStats(Percentile(durations, 0.50), Percentile(durations, 0.95), Percentile(durations, 0.99), durations[^1]);
-        return new ExecutionStats(durations.Count, errors, sum, durations.Count == 0 ? 0 : (last - first) / 1000, sessions.Count, latency, spans);
-    }
-
-    private static double Percentile(List<float> sorted, double p)
-    {
-        // Nearest-rank percentile: the smallest value with at least p of the values at or below it.
-        var rank = (int)Math.Ceiling(p * sorted.Count);
-        return sorted[Math.Clamp(rank - 1, 0, sorted.Count - 1)];
+        var counts = tally.Counts();
+        return new ExecutionStats(counts.Executions, counts.Errors, counts.SessionMs, counts.Executions == 0 ? 0 : (counts.LastEndMs - counts.FirstStartMs) / 1000, sessions.Count,
+            new LatencyStats(counts.P50, counts.P95, counts.P99, counts.Max), spans)
+        {
+            Counts = counts,
+        };
     }
 
     private static SessionTotals? ReadSessions(CaptureBundle bundle, string relative)

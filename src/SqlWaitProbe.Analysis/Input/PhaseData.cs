@@ -81,11 +81,16 @@ public sealed record PhaseData
     /// <summary>Phase name.</summary>
     public string Name => Phase.Name;
 
-    /// <summary>Seconds the phase ran: the manifest window, else first start to last end.</summary>
+    /// <summary>Seconds the phase ran: its window on the driver's clock, else the manifest's UTC window, else first start to last end.</summary>
     public double WallSeconds
     {
         get
         {
+            if (Phase.WindowMs is > 0 and var windowMs)
+            {
+                return windowMs / 1000;
+            }
+
             var manifest = (Phase.EndUtc - Phase.StartUtc).TotalSeconds;
             return manifest > 0 ? manifest : Executions.WallSeconds;
         }

@@ -9,8 +9,17 @@ public sealed record PhaseLedger
     /// <summary>Concurrent sessions.</summary>
     public int Threads { get; init; }
 
-    /// <summary>Executions.</summary>
+    /// <summary>Executions that started in the phase (docs/analysis.md, "Executions in a phase").</summary>
     public long Executions { get; init; }
+
+    /// <summary>Of <see cref="Executions"/>, those still running when the phase ended, measured up to its end.</summary>
+    public long RunningAtEnd { get; init; }
+
+    /// <summary>
+    /// Executions counted for the phase: whole ones as 1, each still running at its end as the share of it that ran
+    /// inside. Every per-execution figure and executions per second divide by it.
+    /// </summary>
+    public double CountedExecutions { get; init; }
 
     /// <summary>Phase wall time in seconds.</summary>
     public double WallSeconds { get; init; }
@@ -79,13 +88,13 @@ public sealed record PhaseLedger
     public double? SamplingCoverage { get; init; }
 
     /// <summary>Executions per second.</summary>
-    public double ExecutionsPerSecond => WallSeconds > 0 ? Executions / WallSeconds : 0;
+    public double ExecutionsPerSecond => WallSeconds > 0 ? CountedExecutions / WallSeconds : 0;
 
     /// <summary>Session ms per execution.</summary>
-    public double MsPerExecution => Executions > 0 ? SessionSeconds * 1000 / Executions : 0;
+    public double MsPerExecution => CountedExecutions > 0 ? SessionSeconds * 1000 / CountedExecutions : 0;
 
     /// <summary>CPU ms per execution.</summary>
-    public double CpuMsPerExecution => Executions > 0 ? CpuSeconds * 1000 / Executions : 0;
+    public double CpuMsPerExecution => CountedExecutions > 0 ? CpuSeconds * 1000 / CountedExecutions : 0;
 
     /// <summary>Attach mode with session_states.csv: the parts over each session's busy stretches, idle time beside them; null otherwise.</summary>
     public AttachParts? Attach { get; init; }
@@ -103,7 +112,7 @@ public sealed record PhaseLedger
     public string Headline => IsAttach
         ? $"attached to {WatchedSessions} session(s) for {Core.Text.Figures.F(WallSeconds)} s, no workload run by the probe"
             + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)" : "")
-        : $"{Threads} session(s), {Executions} executions, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
+        : $"{Threads} session(s), {Executions} executions{(RunningAtEnd > 0 ? $" ({RunningAtEnd} still running at the phase end, counted as {Core.Text.Figures.F(CountedExecutions)})" : "")}, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
     /// <summary>The ledger in one line, e.g. <c>session time 11.9 s = waits 5.14 s + CPU 1.61 s + run queue (…) 5.1 s + off-CPU time no wait covers 0.1 s</c>.</summary>
     public string Equation =>

@@ -107,16 +107,18 @@ public static class TimeLedger
             remainder, attach is not null ? "session time − waits − CPU − the causes above, over each session's stretches in a statement or transaction"
                 : attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
 
-        var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, executions, tags);
+        var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, phase.Executions.Counted, tags);
         return new PhaseLedger
         {
             Phase = phase.Name,
             Threads = phase.Phase.Threads,
             Executions = executions,
+            RunningAtEnd = phase.Executions.RunningAtEnd,
+            CountedExecutions = phase.Executions.Counted,
             WallSeconds = phase.WallSeconds,
             SessionSeconds = session,
             SessionSource = attach is not null ? "attach: session_states.csv Σ time each session ran a statement or held a transaction open, inside the window (idle time beside the ledger)"
-                : !attachWindow ? "executions.csv Σ(end_ms − start_ms)"
+                : !attachWindow ? (phase.Executions.RunningAtEnd > 0 ? "executions.csv Σ(end_ms − start_ms), cut at the phase end" : "executions.csv Σ(end_ms − start_ms)")
                 : phase.Sessions is { Sessions: > 0 } ? "attach: sessions.csv rows × the phase window (connected time, idle included)"
                 : "attach: no session was watched (no sessions.csv)",
             Waits = waits,
@@ -256,7 +258,7 @@ public static class TimeLedger
         return evidence;
     }
 
-    private static (IReadOnlyList<ModuleCost>, IReadOnlyList<TagCost>, double?) SplitCpu(PhaseData phase, string serverProcess, double cpuSeconds, long executions, StackTagSet? tags)
+    private static (IReadOnlyList<ModuleCost>, IReadOnlyList<TagCost>, double?) SplitCpu(PhaseData phase, string serverProcess, double cpuSeconds, double executions, StackTagSet? tags)
     {
         if (phase.Stacks is null)
         {

@@ -26,7 +26,7 @@ public static class CaptureSummary
         }
         else if (outcome.Phases.Count > 0)
         {
-            output.WriteLine("phase      sessions  executions  errors   exec/s     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
+            output.WriteLine("phase      sessions  executions  errors   exec/s    ms/exec     p50 ms     p95 ms     p99 ms     max ms  overhead (95% interval)");
             foreach (var p in outcome.Phases)
             {
                 // The same rule as the report's: a ratio only with its interval from enough executions.
@@ -35,8 +35,15 @@ public static class CaptureSummary
                     : Analysis.Findings.Rules.ObserverEffectRule.WhyNotShown(o.UninstrumentedExecutions, o.InstrumentedExecutions, o.RatioLow, o.RatioHigh) is not null
                         ? "not shown: too few executions (Data quality says how many)"
                         : string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({o.RatioLow:0.00}–{o.RatioHigh:0.00})");
-                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00}  {9}",
-                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max, ratio));
+                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00} {9,10:0.00}  {10}",
+                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.MsPerExecution, p.Counts.P50, p.Counts.P95, p.Counts.P99, p.Counts.Max, ratio));
+            }
+
+            foreach (var p in outcome.Phases.Where(p => p.Counts.RunningAtEnd > 0))
+            {
+                // The same definition as the report's (docs/analysis.md, "Executions in a phase").
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"{p.Name}: {p.Counts.RunningAtEnd} of {p.Executions} executions {(p.Counts.RunningAtEnd == 1 ? "was" : "were")} still running at the phase end; measured up to it, {(p.Counts.RunningAtEnd == 1 ? "it counts" : "they count")} as the share that ran inside ({p.Counts.Counted:0.##} executions in all); latencies are whole"));
             }
         }
 
@@ -68,8 +75,11 @@ public static class CaptureSummary
                 p.Executions,
                 p.Errors,
                 p.Seconds,
+                p.Counts.RunningAtEnd,
+                CountedExecutions = p.Counts.Counted,
                 ExecutionsPerSecond = p.PerSecond,
-                LatencyMs = new { p.Latency.P50, p.Latency.P95, p.Latency.P99, p.Latency.Max },
+                p.MsPerExecution,
+                LatencyMs = new { p.Counts.P50, p.Counts.P95, p.Counts.P99, p.Counts.Max },
                 Overhead = new { p.Overhead.Ratio, Low = p.Overhead.RatioLow, High = p.Overhead.RatioHigh, p.Overhead.Method },
             }),
             outcome.FailedExecutions,

@@ -30,8 +30,8 @@ public static class PhaseProgressBars
         var time = state.DurationSeconds is { } duration
             ? string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s of {duration:0} s ({Math.Max(0, duration - state.ElapsedSeconds):0} s left)")
             : string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s, {state.Iterations} iterations per session");
-        var before = state.ExecutionsBefore is > 0 ? $" (+{state.ExecutionsBefore} before collection, not in the summary)" : "";
-        var executions = state.Done ? $"{state.Executions} executions in the summary" : $"{state.Executions} executions{before}";
+        var running = state.Running is > 0 ? $" (+{state.Running} running past the phase end, measured up to it)" : "";
+        var executions = state.Done ? $"{state.Executions} executions in the summary" : $"{state.Executions} executions{running}";
         return $"phase {state.Phase}: {state.Sessions} session(s), {executions}, {time}, {state.State}";
     }
 
@@ -63,7 +63,7 @@ public static class PhaseProgressBars
                 }
 
                 task.Description = Markup.Escape(TerminalText.Line(Describe(value)));
-                task.Value = value.Done ? max : Math.Min(max, value.DurationSeconds is null ? value.Executions + (value.ExecutionsBefore ?? 0) : value.ElapsedSeconds);
+                task.Value = value.Done ? max : Math.Min(max, value.DurationSeconds is null ? value.Executions : value.ElapsedSeconds);
                 if (value.Done)
                 {
                     task.StopTask();

@@ -87,13 +87,19 @@ public sealed record BundlePhase
     /// <summary>Concurrent workload sessions.</summary>
     public int Threads { get; init; }
 
-    /// <summary>When the barrier released the sessions.</summary>
+    /// <summary>When the barrier released the sessions: the phase's window opens.</summary>
     public DateTime StartUtc { get; init; }
 
-    /// <summary>When the last session stopped.</summary>
+    /// <summary>When the phase's window closed (older bundles: when the last session stopped).</summary>
     public DateTime EndUtc { get; init; }
 
-    /// <summary>Completed executions (errors included).</summary>
+    /// <summary>
+    /// The window's length in ms on the driver's clock, the clock of <c>executions.csv</c>: an execution that ends after
+    /// it was still running at the phase end. Null in bundles written before windows were recorded.
+    /// </summary>
+    public double? WindowMs { get; init; }
+
+    /// <summary>Executions that started in the window (errors included), those still running at its end too.</summary>
     public long Executions { get; init; }
 
     /// <summary>Executions that failed.</summary>

@@ -179,6 +179,11 @@ public static class ManifestReader
             {
                 throw new BadInputException($"manifest phase '{phase.Name}' has a negative thread, execution or error count", path);
             }
+
+            if (phase.WindowMs is { } window && !(window >= 0 && double.IsFinite(window)))
+            {
+                throw new BadInputException($"manifest phase '{phase.Name}' has a window of {window} ms; it must be a finite number of ms, 0 or more", path);
+            }
         }
 
         var files = new HashSet<string>(StringComparer.OrdinalIgnoreCase);

@@ -36,11 +36,17 @@ public sealed class PhaseContext
     /// </summary>
     public LiveSessions Live { get; }
 
-    /// <summary>Set by the runner when the barrier releases the sessions.</summary>
+    /// <summary>Set by the runner when the barrier releases the sessions: the phase's window opens.</summary>
     public DateTime StartUtc { get; set; }
 
-    /// <summary>Set by the runner when the last session has stopped.</summary>
+    /// <summary>Set by the runner when the phase's window closes.</summary>
     public DateTime EndUtc { get; set; }
+
+    /// <summary>
+    /// How long the runner expects the phase to run, in seconds, set before its collectors are made: the duration, or
+    /// for a phase of iterations an estimate from the phase before it; null when nothing tells (the first such phase).
+    /// </summary>
+    public double? ExpectedSeconds { get; set; }
 
     /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
     public PhaseSeries Series { get; } = new();

@@ -54,6 +54,17 @@ public static class Libc
         }
     }
 
+    /// <summary>
+    /// Sets the scheduling priority (nice value, −20 to 19) of the thread <paramref name="pid"/> names (a process's
+    /// main thread); false when it is gone or the caller may not (raising priority needs root).
+    /// </summary>
+    public static bool SetNice(int pid, int nice) => pid > 0 && OperatingSystem.IsLinux() && SetPriority(PrioProcess, pid, nice) == 0;
+
+    private const int PrioProcess = 0;
+
+    [DllImport("libc", EntryPoint = "setpriority", SetLastError = true)]
+    private static extern int SetPriority(int which, int who, int priority);
+
     [DllImport("libc", EntryPoint = "geteuid")]
     private static extern uint GetEuid();
 

@@ -47,14 +47,16 @@ public static class PerfCallGraph
     public const double AutoDwarfShareOfCap = 0.8;
 
     /// <summary>
-    /// Resolves <c>--call-graph</c> for one capture before it starts, with the reason. <c>auto</c> (or nothing):
-    /// DWARF when its estimated data for the longest phase (<see cref="DwarfBytesPerSample"/> × logical CPUs ×
-    /// <paramref name="sampleHz"/> × <paramref name="phaseSeconds"/>) fits within <see cref="AutoDwarfShareOfCap"/>
-    /// of <paramref name="maxPerfMegabytes"/>, else frame pointers; frame pointers too when the phase length is not
-    /// known (null: <c>--iterations</c>), since DWARF's data could not be bounded. Explicit modes are kept.
-    /// Null for a value that names no mode. MB are perf's <c>--max-size</c> megabytes, 1,048,576 bytes.
+    /// Resolves <c>--call-graph</c> for one phase before it starts, with the reason. <c>auto</c> (or nothing): DWARF when
+    /// its estimated data for the phase (<see cref="DwarfBytesPerSample"/> × logical CPUs × <paramref name="sampleHz"/> ×
+    /// <paramref name="phaseSeconds"/>) fits within <see cref="AutoDwarfShareOfCap"/> of <paramref name="maxPerfMegabytes"/>,
+    /// else frame pointers. <paramref name="phaseSeconds"/> is the duration, or for a phase of iterations
+    /// (<paramref name="estimated"/>) the estimate from the phase before it. When nothing tells the length (the first
+    /// phase of iterations) DWARF is chosen too, bounded by the cap itself: perf stops at <c>--max-perf-mb</c> (the
+    /// reason says after how many seconds at most) and the phase is then marked partial. Explicit modes are kept. Null for
+    /// a value that names no mode. MB are perf's <c>--max-size</c> megabytes, 1,048,576 bytes.
     /// </summary>
-    public static CallGraphChoice? Choose(string? value, double? phaseSeconds, int logicalCpus, int sampleHz, int maxPerfMegabytes)
+    public static CallGraphChoice? Choose(string? value, double? phaseSeconds, int logicalCpus, int sampleHz, int maxPerfMegabytes, bool estimated = false)
     {
         var mode = Resolve(value);
         if (mode != Auto)
@@ -64,17 +66,21 @@ public static class PerfCallGraph
 
         if (phaseSeconds is not { } seconds)
         {
-            return new CallGraphChoice(FramePointers,
-                "auto: the phase length is not known before it runs (--iterations), so DWARF's data cannot be bounded; give --duration, or --call-graph dwarf for complete call paths");
+            var bound = Math.Floor(maxPerfMegabytes / Math.Max(1e-9, DwarfMegabytes(1, logicalCpus, sampleHz)));
+            return new CallGraphChoice(Dwarf, string.Create(CultureInfo.InvariantCulture,
+                $"auto: the phase length is not known before it runs (the first phase of --iterations); DWARF, bounded by the {maxPerfMegabytes} MB cap: perf stops there, after {bound:0} s at the least, and the phase is then marked partial; each later phase is decided from the one before it"));
         }
 
         var megabytes = DwarfMegabytes(seconds, logicalCpus, sampleHz);
         var share = string.Create(CultureInfo.InvariantCulture, $"{AutoDwarfShareOfCap:0%}");
+        var phase = estimated
+            ? string.Create(CultureInfo.InvariantCulture, $"the phase's expected {seconds:0.#} s (the phase before it, scaled by sessions per CPU)")
+            : string.Create(CultureInfo.InvariantCulture, $"the {seconds:0.###} s phase");
         return megabytes <= maxPerfMegabytes * AutoDwarfShareOfCap
             ? new CallGraphChoice(Dwarf, string.Create(CultureInfo.InvariantCulture,
-                $"auto: about {megabytes:0} MB for the {seconds:0.###} s phase, within the {maxPerfMegabytes} MB cap"))
+                $"auto: about {megabytes:0} MB for {phase}, within the {maxPerfMegabytes} MB cap"))
             : new CallGraphChoice(FramePointers, string.Create(CultureInfo.InvariantCulture,
-                $"auto: DWARF would write about {megabytes:0} MB for the {seconds:0.###} s phase, over {share} of the {maxPerfMegabytes} MB cap; for complete call paths give --call-graph dwarf with a larger --max-perf-mb, shorter phases or a lower --sample-hz"));
+                $"auto: DWARF would write about {megabytes:0} MB for {phase}, over {share} of the {maxPerfMegabytes} MB cap; for complete call paths give --call-graph dwarf with a larger --max-perf-mb, shorter phases or a lower --sample-hz"));
     }
 
     /// <summary>Estimated perf data of a DWARF recording, MB (1,048,576 bytes), with every CPU busy for the whole phase.</summary>

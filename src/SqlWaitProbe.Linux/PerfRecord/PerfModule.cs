@@ -41,13 +41,16 @@ public sealed class PerfModule(Func<string?> perfProblem) : IOsCollectorModule
     public string? Refusal(OptionValues options) => CpuOptions.CpuChoice(options) == Name ? perfProblem() : null;
 
     /// <summary>
-    /// How perf walks stacks in this capture, and why (<see cref="PerfCallGraph.Choose"/>): decided once, before the
-    /// capture starts, from the options already validated.
+    /// How perf walks stacks, and why (<see cref="PerfCallGraph.Choose"/>), from the options already validated: for the
+    /// capture's phases of a duration (<paramref name="phaseSeconds"/>), decided before it starts; for a phase of
+    /// iterations, before that phase, from how long it is expected to run (<paramref name="expectedSeconds"/>, the phase
+    /// before it scaled; null for the first).
     /// </summary>
-    public static CallGraphChoice CallGraph(OptionValues options, double? phaseSeconds, int logicalCpus)
+    public static CallGraphChoice CallGraph(OptionValues options, double? phaseSeconds, int logicalCpus, double? expectedSeconds = null)
     {
         var callGraph = options.Get(PerfOptions.CallGraph);
-        return PerfCallGraph.Choose(callGraph, phaseSeconds, logicalCpus, options.Get(CpuOptions.SampleHz), options.Get(PerfOptions.MaxPerfMegabytes))
+        return PerfCallGraph.Choose(callGraph, phaseSeconds ?? expectedSeconds, logicalCpus, options.Get(CpuOptions.SampleHz), options.Get(PerfOptions.MaxPerfMegabytes),
+                   estimated: phaseSeconds is null && expectedSeconds is not null)
             ?? new CallGraphChoice(PerfCallGraph.FramePointers, $"--call-graph {callGraph} is not a mode");
     }
 
@@ -65,7 +68,7 @@ public sealed class PerfModule(Func<string?> perfProblem) : IOsCollectorModule
         var hz = options.Get(CpuOptions.SampleHz);
         var maxMegabytes = options.Get(PerfOptions.MaxPerfMegabytes);
         var description = string.Create(CultureInfo.InvariantCulture,
-            $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(callGraph.Mode))} -F {hz} --max-size={maxMegabytes}M (all CPUs, call graphs; stacks of the {setup.ServerProcess} process split CPU by module), then perf script --no-inline | gzip > phases/<phase>/cpu/perf.script.gz; call graph: {callGraph.Mode} ({callGraph.Reason})");
+            $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(callGraph.Mode))} -F {hz}{(callGraph.Mode == PerfCallGraph.Dwarf ? $" -m {PerfRecordCollector.DwarfBufferMegabytes(setup.LogicalCpus)}M" : "")} --max-size={maxMegabytes}M (all CPUs, call graphs, at the highest scheduling priority so it keeps up on a saturated machine; stacks of the {setup.ServerProcess} process split CPU by module), then perf script -F +pid --no-inline | gzip > phases/<phase>/cpu/perf.script.gz; call graph: {callGraph.Mode} ({callGraph.Reason})");
         if (!setup.ServerIsLocal)
         {
             var remote = $"the server is on another machine: its {setup.ServerProcess} process is not sampled here";
@@ -80,7 +83,9 @@ public sealed class PerfModule(Func<string?> perfProblem) : IOsCollectorModule
     /// <inheritdoc />
     public IEnumerable<ICollector> Create(IReadOnlyList<CollectorChoice> choices, PhaseContext phase, OsSetup setup)
     {
-        var callGraph = CallGraph(setup.Options, setup.PhaseSeconds, setup.LogicalCpus);
+        // A phase of iterations has no length before it runs: its call graph is decided now, from how long the runner
+        // expects it to take (sampling.json records the choice and its reason for each phase).
+        var callGraph = CallGraph(setup.Options, setup.PhaseSeconds, setup.LogicalCpus, phase.ExpectedSeconds);
         int[] backends = [.. phase.Sessions.Where(s => s.BackendPid is > 0).Select(s => s.BackendPid!.Value).Distinct()];
         return choices.Select(c => c.Runs
             ? new PerfRecordCollector(new PerfRecordOptions
@@ -90,6 +95,7 @@ public sealed class PerfModule(Func<string?> perfProblem) : IOsCollectorModule
                 CallGraph = callGraph.Mode,
                 CallGraphReason = callGraph.Reason,
                 MaxMegabytes = setup.Options.Get(PerfOptions.MaxPerfMegabytes),
+                LogicalCpus = setup.LogicalCpus,
                 ServerProcess = setup.ServerProcess,
                 WorkloadRootPid = setup.ServerPid,
                 WorkloadPids = backends,

@@ -138,13 +138,35 @@ public sealed class PerfRecordCollector : ICollector
         }
     }
 
-    /// <summary>The perf record command line after <c>perf</c>: every CPU, the call-graph mode, rate, output and size cap.</summary>
+    /// <summary>
+    /// The perf record command line after <c>perf</c>: every CPU, the call-graph mode, rate, ring buffer, output and size
+    /// cap. With DWARF each sample copies 8 KiB of stack: perf's default buffer (512 KiB per CPU) fills in about a tenth
+    /// of a second at 499 Hz, so a busy machine loses samples whenever perf waits longer than that; the buffer then
+    /// holds about a second per CPU (<see cref="DwarfBufferMegabytes"/>).
+    /// </summary>
     public static IReadOnlyList<string> RecordArguments(PerfRecordOptions options, string dataPath) =>
     [
         // cpu-clock on every machine (perf picks cycles where the CPU has counters): weights are then always ns.
         "record", "-a", "-e", "cpu-clock", .. PerfCallGraph.RecordArguments(options.CallGraph),
-        "-F", options.SampleHz.ToString(CultureInfo.InvariantCulture), "-o", dataPath, $"--max-size={options.MaxMegabytes}M",
+        "-F", options.SampleHz.ToString(CultureInfo.InvariantCulture),
+        .. options.CallGraph == PerfCallGraph.Dwarf ? (string[])["-m", string.Create(CultureInfo.InvariantCulture, $"{DwarfBufferMegabytes(options.LogicalCpus)}M")] : [],
+        "-o", dataPath, $"--max-size={options.MaxMegabytes}M",
     ];
+
+    /// <summary>
+    /// perf's ring buffer per CPU for DWARF call graphs, MB: 4 (about a second of samples at 499 Hz), less on machines
+    /// with many CPUs so the buffers stay within 256 MB of locked memory in all; a power of two, as perf wants.
+    /// </summary>
+    public static int DwarfBufferMegabytes(int logicalCpus)
+    {
+        var megabytes = 4;
+        while (megabytes > 1 && megabytes * Math.Max(1, logicalCpus) > 256)
+        {
+            megabytes /= 2;
+        }
+
+        return megabytes;
+    }
 
     /// <summary>
     /// The perf script command line after <c>perf</c>. <c>--no-inline</c>: perf prints an inlined function without its

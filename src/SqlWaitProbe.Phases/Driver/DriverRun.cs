@@ -43,6 +43,9 @@ public sealed class DriverRun
     /// <summary>Executions completed so far in all sessions (read without locking).</summary>
     public long Completed => Buffers.Sum(b => b.Count);
 
+    /// <summary>Sessions whose loop has not ended: after <see cref="Stop"/>, those still running an execution.</summary>
+    public int Running => _loops.Count(t => !t.IsCompleted);
+
     /// <summary>Completes when every session loop has ended.</summary>
     public Task Completion => Task.WhenAll(_loops);
 

@@ -23,7 +23,7 @@ public static class ReportCharts
         {
             var names = a.Ledgers.Select(l => l.Phase).ToArray();
             var attach = a.Ledgers.All(l => l.IsAttach);
-            double Part(double seconds, Analysis.Ledger.PhaseLedger l) => attach ? seconds : PerExec(seconds, l.Executions);
+            double Part(double seconds, Analysis.Ledger.PhaseLedger l) => attach ? seconds : PerExec(seconds, l.CountedExecutions);
             var parts = new List<BarSeries>
             {
                 new("waits", a.Ledgers.Select(l => Part(l.WaitSeconds, l)).ToArray()),
@@ -94,7 +94,7 @@ public static class ReportCharts
         return charts;
     }
 
-    private static double PerExec(double seconds, long executions) => executions > 0 ? seconds * 1000 / executions : 0;
+    private static double PerExec(double seconds, double executions) => executions > 0 ? seconds * 1000 / executions : 0;
 
     private static (double, double)[] Points(IReadOnlyDictionary<long, double> values) => values.OrderBy(kv => kv.Key).Select(kv => ((double)kv.Key, kv.Value)).ToArray();
 }

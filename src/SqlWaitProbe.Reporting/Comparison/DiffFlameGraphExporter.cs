@@ -38,7 +38,7 @@ public sealed class DiffFlameGraphExporter(IFlameGraphRenderer? renderer) : IRep
 
                 folder.Progress.Report($"rendering the differential flame graph of {p.Name}, {a.Label} → {b.Label}");
                 var title = $"{p.Name}: {a.Label} → {b.Label}, CPU per execution (red grew, blue shrank)";
-                var svg = renderer.RenderDiff(Server(report, 0, a), Math.Max(1, a.Ledger.Executions), Server(report, i, b), Math.Max(1, b.Ledger.Executions), title);
+                var svg = renderer.RenderDiff(Server(report, 0, a), Math.Max(1e-9, a.Ledger.CountedExecutions), Server(report, i, b), Math.Max(1e-9, b.Ledger.CountedExecutions), title);
                 folder.Write($"flamegraph-diff-{FileNames.Slug(p.Name)}-{FileNames.Slug(a.Label)}-vs-{FileNames.Slug(b.Label)}.svg", svg);
                 folder.AddFlameGraph(new FigureBlock(title, title, svg, Interactive: true));
             }

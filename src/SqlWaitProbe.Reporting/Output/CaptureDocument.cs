@@ -261,7 +261,7 @@ public static class CaptureDocument
                 ReportBlock.Table(["phase", "events", "pages allocated", "pages freed", "freed per execution", "top clerk"], xe.Select(p => (IReadOnlyList<string>)
                 [
                     p.Name, p.XePages!.Events.ToString(System.Globalization.CultureInfo.InvariantCulture), F(p.XePages.PagesAllocated), F(p.XePages.PagesFreed),
-                    F(p.Executions.Count > 0 ? p.XePages.PagesFreed / p.Executions.Count : 0), p.XePages.ByClerk().FirstOrDefault().Clerk ?? "",
+                    F(p.Executions.Counted > 0 ? p.XePages.PagesFreed / p.Executions.Counted : 0), p.XePages.ByClerk().FirstOrDefault().Clerk ?? "",
                 ]), 1, 2, 3, 4),
             ]));
         }

@@ -40,7 +40,7 @@ public static class FindingsJson
     {
         var p = a.PhaseOf(l);
         var latency = p.Executions.Latency;
-        return new PhaseEntry(l.Phase, l.Threads, l.Executions, p.Executions.Errors, Num(l.ExecutionsPerSecond), Num(l.WallSeconds), Num(l.MsPerExecution), Num(l.CpuMsPerExecution),
+        return new PhaseEntry(l.Phase, l.Threads, l.Executions, l.RunningAtEnd, l.CountedExecutions, p.Executions.Errors, Num(l.ExecutionsPerSecond), Num(l.WallSeconds), Num(l.MsPerExecution), Num(l.CpuMsPerExecution),
             new LatencyEntry(Num(latency.P50), Num(latency.P95), Num(latency.P99), Num(latency.Max)),
             new LedgerEntry(l.SessionSeconds, l.SessionSource, l.WaitsCaptured,
                 [.. l.Waits.Select(w => new WaitEntry(w.Type, w.Seconds, w.SignalSeconds, w.Source, Core.Waits.WaitClasses.Name(w.Class)))],
@@ -59,7 +59,7 @@ public static class FindingsJson
                 [.. h.Callees.Select(c => new NamedShareEntry(c.Function, c.Share))]))],
             [.. l.Tags.Select(t => new TagEntry(t.Tag, t.Share, t.CpuMsPerExecution))],
             p.XePages is { } xe
-                ? new XeEntry(xe.Events, xe.PagesAllocated, xe.PagesFreed, l.Executions > 0 ? xe.PagesFreed / l.Executions : 0, l.Executions > 0 ? (double)xe.FreeEvents / l.Executions : 0,
+                ? new XeEntry(xe.Events, xe.PagesAllocated, xe.PagesFreed, l.CountedExecutions > 0 ? xe.PagesFreed / l.CountedExecutions : 0, l.CountedExecutions > 0 ? xe.FreeEvents / l.CountedExecutions : 0,
                     [.. xe.ByClerk().Take(10).Select(c => new ClerkEntry(c.Clerk, c.Allocated, c.Freed))])
                 : null);
     }

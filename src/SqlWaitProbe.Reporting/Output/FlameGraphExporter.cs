@@ -53,7 +53,7 @@ public sealed class FlameGraphExporter(IFlameGraphRenderer? renderer) : IReportE
             folder.Progress.Report("rendering the differential flame graph");
             var before = server.Length == 0 ? baseline.Stacks : baseline.Stacks.OnlyProcess(server);
             var after = server.Length == 0 ? load.Stacks : load.Stacks.OnlyProcess(server);
-            var svg = cpuRenderer.RenderDiff(before, Math.Max(1, baseline.Executions.Count), after, Math.Max(1, load.Executions.Count),
+            var svg = cpuRenderer.RenderDiff(before, Math.Max(1e-9, baseline.Executions.Counted), after, Math.Max(1e-9, load.Executions.Counted),
                 $"baseline → {load.Name}, {(server.Length == 0 ? "all processes" : server)} CPU per execution (red grew, blue shrank)");
             folder.Write($"flamegraph-diff-baseline-vs-{load.Name}.svg", svg);
             folder.AddFlameGraph(new FigureBlock("diff", "baseline → load (differential)", svg, Interactive: true));

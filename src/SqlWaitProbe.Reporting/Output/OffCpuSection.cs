@@ -14,7 +14,7 @@ internal static class OffCpuSection
     public static IEnumerable<string[]> Rows(PhaseLedger l)
     {
         var off = l.OffCpu!;
-        var executions = Math.Max(1, l.Executions);
+        var executions = Math.Max(1e-9, l.CountedExecutions);
         foreach (var s in off.Stacks.Take(10))
         {
             yield return [s.Label, F(s.BlockedMs / executions), F(s.InWaitsMs / executions), F(s.WakeLatencyMs / executions), F(s.OutsideMs / executions),

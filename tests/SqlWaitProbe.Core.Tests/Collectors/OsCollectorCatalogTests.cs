@@ -14,8 +14,8 @@ public sealed class OsCollectorCatalogTests
     private static readonly OsCollectorCatalog Windows = OsSelection.Catalog(windows: true, perfProblem: () => "not here");
 
     [Theory]
-    [InlineData(null, false, null, "perf", "CPU stacks: perf record -a -e cpu-clock --call-graph fp -F 499 --max-size=1024M")]
-    [InlineData("perf", false, 997, "perf", "CPU stacks: perf record -a -e cpu-clock --call-graph fp -F 997 --max-size=1024M")]
+    [InlineData(null, false, null, "perf", "CPU stacks: perf record -a -e cpu-clock --call-graph dwarf,8192 -F 499 -m 4M --max-size=1024M")]
+    [InlineData("perf", false, 997, "perf", "CPU stacks: perf record -a -e cpu-clock --call-graph dwarf,8192 -F 997 -m 4M --max-size=1024M")]
     [InlineData("none", false, null, "perf", "CPU stacks: none (--cpu none)")]
     [InlineData(null, true, null, "etw", "CPU stacks: ETW kernel sampling at 1.0 ms (TraceEvent)")]
     [InlineData("etw", true, 2000, "etw", "CPU stacks: ETW kernel sampling at 0.5 ms (TraceEvent)")]

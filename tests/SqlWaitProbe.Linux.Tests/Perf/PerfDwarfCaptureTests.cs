@@ -71,8 +71,20 @@ public sealed class PerfDwarfCaptureTests
         var mode = PerfCallGraph.Resolve(value);
         Assert.NotNull(mode);
         Assert.Equal(["--call-graph", expected], PerfCallGraph.RecordArguments(mode));
-        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode }, "/x.data");
-        Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", "-o", "/x.data", "--max-size=1024M"], args);
+        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode, LogicalCpus = 2 }, "/x.data");
+        // DWARF's 8 KiB stack copies get a ring buffer of about a second per CPU.
+        string[] buffer = mode == "dwarf" ? ["-m", "4M"] : [];
+        Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", .. buffer, "-o", "/x.data", "--max-size=1024M"], args);
+    }
+
+    [Theory]
+    [InlineData(2, 4)]
+    [InlineData(64, 4)]
+    [InlineData(128, 2)]
+    [InlineData(1024, 1)]
+    public void Dwarf_ring_buffers_stay_within_256_MB_in_all(int cpus, int megabytesPerCpu)
+    {
+        Assert.Equal(megabytesPerCpu, PerfRecordCollector.DwarfBufferMegabytes(cpus));
     }
 
     [Fact]

@@ -55,12 +55,25 @@ public sealed class PerfCallGraphChoiceTests
     }
 
     [Fact]
-    public void An_unknown_phase_length_is_frame_pointers_with_the_reason()
+    public void An_unknown_phase_length_is_dwarf_bounded_by_the_cap_with_the_reason()
     {
         var choice = PerfCallGraph.Choose(null, phaseSeconds: null, logicalCpus: 2, sampleHz: 499, maxPerfMegabytes: 1024)!;
 
-        Assert.Equal("fp", choice.Mode);
-        Assert.Equal("auto: the phase length is not known before it runs (--iterations), so DWARF's data cannot be bounded; give --duration, or --call-graph dwarf for complete call paths", choice.Reason);
+        // 1024 MB ÷ (8,925 bytes × 2 CPUs × 499 Hz per second) = 120 s of a fully busy machine before perf stops.
+        Assert.Equal("dwarf", choice.Mode);
+        Assert.Equal("auto: the phase length is not known before it runs (the first phase of --iterations); DWARF, bounded by the 1024 MB cap: perf stops there, after 120 s at the least, and the phase is then marked partial; each later phase is decided from the one before it", choice.Reason);
+    }
+
+    [Fact]
+    public void A_phase_of_iterations_is_bounded_by_its_estimate_from_the_phase_before()
+    {
+        var fits = PerfCallGraph.Choose(null, phaseSeconds: 16, logicalCpus: 2, sampleHz: 499, maxPerfMegabytes: 1024, estimated: true)!;
+        var over = PerfCallGraph.Choose(null, phaseSeconds: 600, logicalCpus: 2, sampleHz: 499, maxPerfMegabytes: 1024, estimated: true)!;
+
+        Assert.Equal("dwarf", fits.Mode);
+        Assert.Equal("auto: about 136 MB for the phase's expected 16 s (the phase before it, scaled by sessions per CPU), within the 1024 MB cap", fits.Reason);
+        Assert.Equal("fp", over.Mode);
+        Assert.StartsWith("auto: DWARF would write about 5097 MB for the phase's expected 600 s (the phase before it, scaled by sessions per CPU), over 80% of the 1024 MB cap", over.Reason, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -119,14 +119,6 @@ public sealed class DriverRunTests
         Assert.Equal(Enumerable.Range(0, n).Select(i => (long)i), buffer.All().Select(e => e.Rows));
     }
 
-    [Fact]
-    public void Latency_percentiles_use_nearest_rank()
-    {
-        var summary = LatencySummary.Of(Enumerable.Range(1, 100).Select(i => (double)i).ToArray());
-        Assert.Equal(new LatencySummary(50, 95, 99, 100), summary);
-        Assert.Equal(new LatencySummary(0, 0, 0, 0), LatencySummary.Of([]));
-    }
-
     private static async Task<IReadOnlyList<IWorkloadSession>> OpenAsync(InMemoryFakeTarget target, int n)
     {
         var list = new List<IWorkloadSession>();

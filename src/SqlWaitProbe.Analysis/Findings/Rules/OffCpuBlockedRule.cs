@@ -18,7 +18,7 @@ public sealed class OffCpuBlockedRule : CaptureRule
     /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
-        if (l.OffCpu is not { } off || l.SessionSeconds <= 0 || l.Executions <= 0)
+        if (l.OffCpu is not { } off || l.SessionSeconds <= 0 || l.CountedExecutions <= 0)
         {
             return null;
         }
@@ -32,12 +32,12 @@ public sealed class OffCpuBlockedRule : CaptureRule
 
         var top = off.Stacks[0];
         var evidence = off.Stacks.Take(3).Where(s => s.OutsideMs > 0)
-            .Select(s => $"{s.Label}: {F(s.OutsideMs / l.Executions)} ms per execution, {Pct(s.OutsideMs / 1000 / l.SessionSeconds)} of session time, {s.Switches} blocking switch(es) [offcpu/intervals.csv, offcpu/stacks.csv]")
+            .Select(s => $"{s.Label}: {F(s.OutsideMs / l.CountedExecutions)} ms per execution, {Pct(s.OutsideMs / 1000 / l.SessionSeconds)} of session time, {s.Switches} blocking switch(es) [offcpu/intervals.csv, offcpu/stacks.csv]")
             .ToList();
         evidence.Add($"off-CPU stacks: report/offcpu-{l.Phase}.folded (µs blocked), report/flamegraph-offcpu-{l.Phase}.svg [{off.Source}]");
         evidence.Add($"blocked {F(off.BlockedMs / 1000)} s in all, of which database waits sampled at the same time {F(off.Stacks.Sum(s => s.InWaitsMs) / 1000)} s and wake-up latency (in the run queue) {F(off.WakeLatencyMs / 1000)} s [offcpu/intervals.csv, wait_samples.csv, session_timeline.csv]");
         return Create(share >= CriticalShare ? Severities.Critical : Severities.Warning, l.Phase,
-            $"In {l.Phase}, sessions were blocked in the kernel outside database waits for {Pct(share)} of session time, most {top.Label} ({F(top.OutsideMs / l.Executions)} ms per execution)",
+            $"In {l.Phase}, sessions were blocked in the kernel outside database waits for {Pct(share)} of session time, most {top.Label} ({F(top.OutsideMs / l.CountedExecutions)} ms per execution)",
             [.. evidence],
             $"follow {top.Label} in flamegraph-offcpu-{l.Phase}.svg to the call that blocks, and remove or batch it");
     }

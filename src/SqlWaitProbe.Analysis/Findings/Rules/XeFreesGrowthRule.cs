@@ -21,13 +21,13 @@ public sealed class XeFreesGrowthRule : CaptureRule
 
         var before = analysis.PhaseOf(b).XePages;
         var after = analysis.PhaseOf(load).XePages;
-        if (before is null || after is null || b.Executions <= 0 || load.Executions <= 0)
+        if (before is null || after is null || b.CountedExecutions <= 0 || load.CountedExecutions <= 0)
         {
             yield break;
         }
 
-        var perBefore = before.PagesFreed / b.Executions;
-        var perAfter = after.PagesFreed / load.Executions;
+        var perBefore = before.PagesFreed / b.CountedExecutions;
+        var perAfter = after.PagesFreed / load.CountedExecutions;
         if (perBefore <= 0 || perAfter / perBefore < GrowthRatio)
         {
             yield break;
