@@ -140,7 +140,7 @@ public sealed class HtmlReportTests
         var profile = TestData.TempFolder("chromium-profile");
         var info = new ProcessStartInfo("/usr/bin/chromium") { RedirectStandardError = true, RedirectStandardOutput = true };
         foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                     "--hide-scrollbars", "--user-data-dir=" + profile, "--screenshot=" + shot, $"--window-size={width},{height}", url })
+                     "--hide-scrollbars", "--virtual-time-budget=10000", "--user-data-dir=" + profile, "--screenshot=" + shot, $"--window-size={width},{height}", url })
         {
             info.ArgumentList.Add(arg);
         }
