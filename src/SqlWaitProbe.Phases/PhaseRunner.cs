@@ -124,7 +124,12 @@ public sealed class PhaseRunner
             context.StartUtc = DateTime.UtcNow;
             if (_plan.Duration is { } duration)
             {
-                await Task.WhenAny(Task.Delay(duration, cancellationToken), run.Completion);
+                // Timers may fire a millisecond or two early: the window lasts the whole duration on the driver's clock.
+                for (var left = duration; left > TimeSpan.Zero && !run.Completion.IsCompleted; left = duration - Stopwatch.GetElapsedTime(windowStart))
+                {
+                    await Task.WhenAny(Task.Delay(left + TimeSpan.FromMilliseconds(1), cancellationToken), run.Completion);
+                    cancellationToken.ThrowIfCancellationRequested();
+                }
             }
             else
             {
