@@ -29,6 +29,12 @@ public sealed class PhaseRunner
     private readonly IProgress<string> _progress;
     private (int Threads, double Seconds)? _previous;
 
+    /// <summary>The longest a pilot runs, as a share of the phase's duration.</summary>
+    private const double PilotShare = 0.4;
+
+    /// <summary>How long executions still running at the pilot's end may take to finish before they are cancelled.</summary>
+    private static readonly TimeSpan PilotDrain = TimeSpan.FromSeconds(1);
+
     /// <summary>Creates a runner; <paramref name="collectors"/> makes fresh collectors for each phase.</summary>
     public PhaseRunner(IWorkloadTarget target, CapturePlan plan, Func<PhaseContext, IReadOnlyList<ICollector>> collectors, ManifestRecorder manifest, IProgress<string> progress)
     {
@@ -177,18 +183,23 @@ public sealed class PhaseRunner
     }
 
     /// <summary>
-    /// The pilot before a phase of a duration: the sessions run for <see cref="CapturePlan.UninstrumentedSlice"/> (longer
-    /// until each has finished three executions, up to 40% of the duration) with no collector, then finish their
-    /// executions (as long again at most; the rest are cancelled on the server), so the phase starts with warm, idle
-    /// sessions. Its executions measure the collectors' effect and are not the phase's.
+    /// The pilot before a phase of a duration: the sessions run for <see cref="CapturePlan.UninstrumentedSlice"/> with no
+    /// collector, longer while every session can still finish three executions (the first is warm-up) within
+    /// <see cref="PilotShare"/> of the duration; then the executions still running get <see cref="PilotDrain"/> to finish
+    /// and the rest are cancelled on the server, so the phase starts with warm, idle sessions. The pilot thus takes at
+    /// most 40% of the duration and a second (15% for short executions): executions longer than the pilot are cancelled,
+    /// not waited for. Its executions measure the collectors' effect and are not the phase's.
     /// </summary>
     private async Task<Pilot> RunPilotAsync(PhasePlan plan, List<IWorkloadSession> sessions, TimeSpan duration, CancellationToken cancellationToken)
     {
         var slice = CapturePlan.UninstrumentedSlice(duration);
+        var longest = duration * PilotShare;
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var run = DriverRun.Start(sessions, null, cancel.Token);
-        _progress.Report(string.Create(CultureInfo.InvariantCulture,
-            $"phase {plan.Name}: pilot of {slice.TotalSeconds:0.#} s or more with no collector running (warms the server and measures the collectors' effect; not in the summary)"));
+        var announce = string.Create(CultureInfo.InvariantCulture,
+            $"phase {plan.Name}: pilot of {slice.TotalSeconds:0.#} to {longest.TotalSeconds:0.#} s with no collector running (warms the server and measures the collectors' effect; not in the summary)");
+        _progress.Report(announce);
+        Log.Information("{Pilot}", announce);
         var release = run.Release();
         long end;
         var cancelled = 0;
@@ -196,9 +207,13 @@ public sealed class PhaseRunner
         {
             await Task.WhenAny(Task.Delay(slice, cancellationToken), run.Completion);
 
-            // Longer executions: the pilot goes on until every session has finished three (the first is warm-up), but
-            // never past 40% of the phase's duration.
-            while (run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetElapsedTime(release) < duration * 0.4 && !run.Completion.IsCompleted)
+            // Longer executions: the pilot goes on while a session has finished fewer than three and, at its pace so far,
+            // can still finish them within the pilot's limit. A session that has finished none is slower than the time
+            // elapsed, so its three take more than three times that: executions of 44 s in a 20 s phase end the pilot at
+            // its first slice instead of holding the phase for 40% of its duration for nothing.
+            while (!run.Completion.IsCompleted && run.Buffers.Any(b => b.Count < 3)
+                   && Stopwatch.GetElapsedTime(release) is var elapsed && elapsed < longest
+                   && run.Buffers.All(b => b.Count >= 3 || elapsed * 3 / Math.Max(1, b.Count) <= longest))
             {
                 await Task.Delay(20, cancellationToken);
             }
@@ -206,7 +221,7 @@ public sealed class PhaseRunner
             cancellationToken.ThrowIfCancellationRequested();
             end = Stopwatch.GetTimestamp();
             run.Stop();
-            if (await Task.WhenAny(run.Completion, Task.Delay(Stopwatch.GetElapsedTime(release, end), cancellationToken)) != run.Completion)
+            if (await Task.WhenAny(run.Completion, Task.Delay(PilotDrain, cancellationToken)) != run.Completion)
             {
                 cancelled = run.Running;
                 await cancel.CancelAsync();
@@ -224,8 +239,9 @@ public sealed class PhaseRunner
             throw;
         }
 
-        Log.Information("phase {Phase}: the pilot ran {Executions} with no collector in {Seconds:0.0} s; {Cancelled} still running after as long again were cancelled",
-            plan.Name, Plural(run.Completed, "execution"), Stopwatch.GetElapsedTime(release, end).TotalSeconds, cancelled);
+        Log.Information("phase {Phase}: the pilot ran {Executions} with no collector in {Seconds:0.0} s ({Total:0.0} s with the drain); {Cancelled} still running {Drain:0.#} s after it were cancelled",
+            plan.Name, Plural(run.Completed, "execution"), Stopwatch.GetElapsedTime(release, end).TotalSeconds, Stopwatch.GetElapsedTime(release).TotalSeconds,
+            Plural(cancelled, "execution"), PilotDrain.TotalSeconds);
         return new Pilot(run, release, end);
     }
 

@@ -45,6 +45,8 @@ public sealed class CaptureSummaryJsonTests
             Assert.Equal(executions, long.Parse(done.Groups[1].Value, CultureInfo.InvariantCulture));
         }
 
-        Assert.Contains("pilot of 1 s or more with no collector running (warms the server and measures the collectors' effect; not in the summary)", stderr);
+        // A 4 s phase: a pilot of 1 s (15%, at least 1 s), longer only up to 40% of the phase.
+        Assert.Contains("pilot of 1 to 1.6 s with no collector running (warms the server and measures the collectors' effect; not in the summary)", stderr);
+        Assert.Contains("with no collector in", File.ReadAllText(Path.Combine(dir, BundlePaths.Log)));
     }
 }
