@@ -184,7 +184,8 @@ public sealed class PhaseRunner
 
     /// <summary>
     /// The pilot before a phase of a duration: the sessions run for <see cref="CapturePlan.UninstrumentedSlice"/> with no
-    /// collector, longer while every session can still finish three executions (the first is warm-up) within
+    /// collector, longer while every session can still finish three executions (the first is warm-up), at the pace of its
+    /// last one, within
     /// <see cref="PilotShare"/> of the duration; then the executions still running get <see cref="PilotDrain"/> to finish
     /// and the rest are cancelled on the server, so the phase starts with warm, idle sessions. The pilot thus takes at
     /// most 40% of the duration and a second (15% for short executions): executions longer than the pilot are cancelled,
@@ -199,7 +200,6 @@ public sealed class PhaseRunner
         var announce = string.Create(CultureInfo.InvariantCulture,
             $"phase {plan.Name}: pilot of {slice.TotalSeconds:0.#} to {longest.TotalSeconds:0.#} s with no collector running (warms the server and measures the collectors' effect; not in the summary)");
         _progress.Report(announce);
-        Log.Information("{Pilot}", announce);
         var release = run.Release();
         long end;
         var cancelled = 0;
@@ -207,13 +207,13 @@ public sealed class PhaseRunner
         {
             await Task.WhenAny(Task.Delay(slice, cancellationToken), run.Completion);
 
-            // Longer executions: the pilot goes on while a session has finished fewer than three and, at its pace so far,
-            // can still finish them within the pilot's limit. A session that has finished none is slower than the time
-            // elapsed, so its three take more than three times that: executions of 44 s in a 20 s phase end the pilot at
-            // its first slice instead of holding the phase for 40% of its duration for nothing.
-            while (!run.Completion.IsCompleted && run.Buffers.Any(b => b.Count < 3)
-                   && Stopwatch.GetElapsedTime(release) is var elapsed && elapsed < longest
-                   && run.Buffers.All(b => b.Count >= 3 || elapsed * 3 / Math.Max(1, b.Count) <= longest))
+            // Longer executions: the pilot goes on while a session has finished fewer than three and, at the pace of its
+            // last execution, can still finish them within the pilot's limit. A session that has finished none in the
+            // whole slice runs executions longer than it: executions of 44 s in a 20 s phase end the pilot at its slice
+            // instead of holding the phase for 40% of its duration for nothing.
+            var limit = release + (long)(longest.TotalSeconds * Stopwatch.Frequency);
+            while (!run.Completion.IsCompleted && run.Buffers.Any(b => b.Count < 3) && Stopwatch.GetTimestamp() < limit
+                   && run.Buffers.All(b => b.Count >= 3 || (b.Latest() is { } last && last.End + (3 - b.Count) * (last.End - last.Start) <= limit)))
             {
                 await Task.Delay(20, cancellationToken);
             }

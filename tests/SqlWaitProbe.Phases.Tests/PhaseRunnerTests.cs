@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using SqlWaitProbe.Core.Engines;
 using System.Text.Json;
 using SqlWaitProbe.Core.Bundle;
@@ -58,6 +59,33 @@ public sealed class CaptureRunnerTests
         using var bundle = CaptureBundle.Open(root);
         Assert.Empty(bundle.VerifyFiles());
         Assert.Contains(bundle.Manifest.Files, f => f.Path == "phases/load/executions.csv");
+    }
+
+    [Fact]
+    public async Task Executions_longer_than_the_pilot_end_it_at_its_slice_and_outlast_the_phase_measured_up_to_its_end()
+    {
+        // Executions of 9 s in an 8 s phase: none can finish in the pilot (1.2 s slice, at most 3.2 s), so it ends at its
+        // slice and cancels them a second later instead of running to 40% and waiting as long again (6.4 s).
+        var root = TestData.TempFolder();
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "t3" });
+        var target = new InMemoryFakeTarget(TimeSpan.FromSeconds(9), io: Core.Workloads.SessionIo.Asynchronous);
+        var runner = new PhaseRunner(target, CapturePlan.Build([2], baseline: false, TimeSpan.FromSeconds(8), null), _ => [new RecordingCollector("c")], manifest, new Progress<string>());
+
+        var summary = Assert.Single(await runner.RunAsync(CancellationToken.None));
+
+        // Each session started one execution in the pilot (cancelled) and one in the phase; the gap is the pilot.
+        Assert.All(target.Starts.Values, starts =>
+        {
+            var s = starts.ToArray();
+            Assert.Equal(2, s.Length);
+            var pilot = Stopwatch.GetElapsedTime(s[0], s[1]);
+            Assert.True(pilot < TimeSpan.FromSeconds(4.5), $"the pilot held the phase for {pilot.TotalSeconds:0.0} s");
+        });
+        Assert.Equal(2, summary.Executions);
+        Assert.Equal(2, summary.Counts.RunningAtEnd);
+        // Each counts as the share of its 9 s (or a little more) that ran inside the window.
+        Assert.InRange(summary.Counts.Counted, 2 * summary.Seconds / 9.5, 2 * summary.Seconds / 9);
+        Assert.Null(summary.Overhead.Ratio);
     }
 
     [Fact]

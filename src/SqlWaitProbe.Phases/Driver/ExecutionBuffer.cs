@@ -63,6 +63,13 @@ public sealed class ExecutionBuffer
         return ended;
     }
 
+    /// <summary>The execution recorded last, or null before the first; safe while the writer runs.</summary>
+    public ExecutionRecord? Latest()
+    {
+        var count = Count;
+        return count == 0 ? null : _chunks[(int)((count - 1) / ChunkSize)][(count - 1) % ChunkSize];
+    }
+
     /// <summary>Every execution in order; call only after the writer has stopped.</summary>
     public IEnumerable<ExecutionRecord> All()
     {
