@@ -72,9 +72,26 @@ public sealed class FindingRulesTests
 
         var f = Single(a, "cpu-top-module");
         Assert.Equal(Severities.Info, f.Severity);
-        Assert.Equal("In load, bcryptprimitives runs 75% of sqlservr CPU (3.75 ms per execution)", f.Title);
+        Assert.Equal("In load, bcryptprimitives runs 75% of sqlservr CPU (3.75 ms per execution); its heaviest call path, 75% of the samples, is named by bcryptprimitives!SymCryptSha256", f.Title);
         Assert.Contains(f.Evidence, e => e.StartsWith("bcryptprimitives: 75% of samples, 3.75 ms per execution", StringComparison.Ordinal));
         Assert.Contains(f.Evidence, e => e.StartsWith("sqldk: 25% of samples, 1.25 ms per execution", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_heaviest_module_without_symbols_is_named_by_the_deepest_named_frames_of_its_call_path()
+    {
+        // Debian's libcrypto: OpenSSL's internal functions have no symbol, so the module's own frames say nothing; the
+        // call path into it and the named functions the unnamed entry calls do (the demo's algorithm fetch path).
+        var a = Analyze.Crafted(new CraftedBundle("postgres", "postgres")
+            .Phase("baseline", 1, 100, 10).Sessions("baseline", 500).Phase("load", 4, 100, 10).Sessions("load", 2000)
+            .Stack("baseline", "postgres;postgres!ExecScan;pgcrypto.so!px_find_digest;libcrypto.so.3!?;libcrypto.so.3!EVP_MD_fetch;libcrypto.so.3!?", 60)
+            .Stack("baseline", "postgres;postgres!ExecScan", 40)
+            .Stack("load", "postgres;postgres!ExecScan;pgcrypto.so!px_find_digest;libcrypto.so.3!?;libcrypto.so.3!EVP_MD_fetch;libcrypto.so.3!?", 60)
+            .Stack("load", "postgres;postgres!ExecScan", 40));
+
+        var f = Single(a, "cpu-top-module");
+        Assert.Equal("In load, libcrypto.so.3 runs 60% of postgres CPU (3 ms per execution); its heaviest call path, 60% of the samples, is named by pgcrypto.so!px_find_digest → libcrypto.so.3!EVP_MD_fetch (60%)", f.Title);
+        Assert.Contains("--focus 'pgcrypto.so!px_find_digest'", f.Next, StringComparison.Ordinal);
     }
 
     [Fact]
