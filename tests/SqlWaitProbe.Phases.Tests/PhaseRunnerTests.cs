@@ -83,8 +83,9 @@ public sealed class CaptureRunnerTests
         });
         Assert.Equal(2, summary.Executions);
         Assert.Equal(2, summary.Counts.RunningAtEnd);
-        // Each counts as the share of its 9 s (or a little more) that ran inside the window.
-        Assert.InRange(summary.Counts.Counted, 2 * summary.Seconds / 9.5, 2 * summary.Seconds / 9);
+        // Each counts as the share of its 9 s (a little more on a busy machine; a timer may fire a millisecond early) that
+        // ran inside the window.
+        Assert.InRange(summary.Counts.Counted, 2 * summary.Seconds / 9.5, 2 * summary.Seconds / 8.99);
         Assert.Null(summary.Overhead.Ratio);
     }
 
