@@ -15,6 +15,8 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
 {
     private readonly AttachCasesFixture _pg;
 
+    private string _summary = "";
+
     public AttachCasesTests(AttachCasesFixture pg) => _pg = pg;
 
     [Fact]
@@ -32,6 +34,11 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         Assert.InRange(sleep.GetProperty("seconds").GetDouble() / session, 0.2, 0.8);
         Assert.DoesNotContain(findings, f => f.Title.Contains("PgSleep", StringComparison.Ordinal) && f.Severity != "info");
         Assert.Contains(findings, f => f.Id == "idle-or-intended-waits" && f.Severity == "info" && f.Title.Contains("Timeout:PgSleep", StringComparison.Ordinal));
+
+        // The summary shows the ledger and the first findings in place of a workload table of zeros.
+        Assert.Matches(@"attach: session time [\d.]+ s = waits [\d.]+ s \+ CPU [\d.]+ s", _summary);
+        Assert.Contains("verdict per phase, then findings:", _summary);
+        Assert.DoesNotContain("exec/s", _summary);
     }
 
     [Fact]
@@ -175,7 +182,8 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
             await _pg.WaitForAsync(application);
             var dir = Path.Combine(TestData.TempFolder(), "bundle");
             string[] args = ["capture", "--engine", "postgres", "--server", _pg.ConnectionString(), "--attach", "--duration", "3s", "--application", application, "-o", dir, .. extra ?? []];
-            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2), args);
+            var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2), args);
+            _summary = stdout;
             if (exit != 0)
             {
                 return (exit, stderr, [], default, dir);
