@@ -86,6 +86,7 @@ public static class BundlePacker
                 }
             }
 
+            bundle.Cancellation.ThrowIfCancellationRequested();
             Core.Files.AtomicFile.Produce(full, temp =>
             {
                 // Recorded before it exists and made exclusively, so a signal, exit or 'probe cleanup' deletes only this very file.
@@ -118,6 +119,7 @@ public static class BundlePacker
 
         foreach (var relative in wanted)
         {
+            bundle.Cancellation.ThrowIfCancellationRequested();
             using var input = UntrustedFile.OpenRead(bundle.Root, bundle.PathOf(relative))
                 ?? throw new Core.Errors.BadInputException($"'{relative}' is listed but missing", bundle.Source);
             var target = BundleNames.Resolve(staging, relative, "packed file");

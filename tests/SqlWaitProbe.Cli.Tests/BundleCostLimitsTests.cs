@@ -77,6 +77,59 @@ public sealed class BundleCostLimitsTests
     }
 
     /// <summary>
+    /// A few long lines that each add 100,000 frames to the profile: 40 lines of 100,000 distinct frames (the frame
+    /// table grows), or 40 lines of 100,000 frames of a few names, each line a new call path (the stack table grows).
+    /// A budget checked every 16,384 lines never saw them; it now holds per line read and per frame and call path
+    /// interned, for the stack verbs and for analyze of a bundle holding such stacks.
+    /// </summary>
+    [Theory]
+    [InlineData("distinct-frames", "stacks speedscope")]
+    [InlineData("distinct-frames", "analyze")]
+    [InlineData("deep-paths", "stacks flamegraph")]
+    [InlineData("deep-paths", "analyze")]
+    public async Task Few_lines_of_many_frames_stop_at_the_memory_budget_with_exit_2_in_bounded_memory(string kind, string command)
+    {
+        var folder = TestData.TempFolder("probe-budget-lines");
+        var folded = Path.Combine(folder, "wide.folded");
+        using (var writer = new StreamWriter(folded))
+        {
+            var n = 0;
+            for (var line = 0; line < 40; line++)
+            {
+                writer.Write(kind == "deep-paths" ? $"postgres;m!entry{line}" : "postgres");
+                for (var i = 0; i < 100_000; i++)
+                {
+                    writer.Write(kind == "deep-paths" ? ";m!f" : ";m!f" + (n++).ToString("x6", CultureInfo.InvariantCulture));
+                }
+
+                writer.Write(" 7\n");
+            }
+        }
+
+        string[] args;
+        var output = Path.Combine(folder, "out");
+        if (command == "analyze")
+        {
+            var root = HostileCorpus.Healthy().Write(folder);
+            File.Copy(folded, Path.Combine(root, "phases", "load", "cpu", "stacks.folded"), overwrite: true);
+            BundleEdit.Rehash(root);
+            args = ["analyze", root, "-o", output];
+        }
+        else
+        {
+            args = [.. command.Split(' '), folded, "-o", output];
+        }
+
+        var (exit, _, stderr, peak) = await RunMeasured(new Dictionary<string, string> { ["PROBE_MAX_ANALYSIS_MIB"] = "128" }, args);
+
+        Assert.True(exit == 2, $"exit {exit}: {stderr}");
+        AssertOneLine(stderr, "PROBE_MAX_ANALYSIS_MIB");
+        Assert.Contains("memory budget (128 MiB)", stderr);
+        Assert.False(File.Exists(output) || File.Exists(Path.Combine(output, "report.md")));
+        Assert.True(peak < BoundedBytes, $"peak resident size {peak >> 20} MiB");
+    }
+
+    /// <summary>
     /// A small gzip of real perf script text that expands to 128 MiB: the first event of a recorded capture repeated,
     /// each followed by 4,096 blank lines (which readers skip; together about 800:1), or that event's header followed
     /// by frame lines with no end (one endless event).

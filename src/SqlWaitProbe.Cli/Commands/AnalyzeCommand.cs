@@ -56,7 +56,7 @@ public static class AnalyzeCommand
                     return (int)ExitCode.Success;
                 }
 
-                using var bundle = CaptureBundle.Open(path);
+                using var bundle = CaptureBundle.Open(path, cancellationToken: token);
                 await Task.Run(() => bundle.Verify(parse.GetValue(noVerify)), token);
                 var options = new ReportOptions { Modules = Registered.Analysis, ExtraTags = imported, Focus = parse.GetValue(focus) };
                 var result = await ProgressReporter.RunAsync(console, $"analysing {path}", progress => ReportBuilder.BuildReportAsync(bundle, outputFolder!, options, progress, token));

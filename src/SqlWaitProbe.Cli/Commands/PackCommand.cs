@@ -35,7 +35,7 @@ public static class PackCommand
 
             var path = parse.GetValue(bundleArg)!;
             var zip = parse.GetValue(output)!;
-            using var bundle = CaptureBundle.Open(path);
+            using var bundle = CaptureBundle.Open(path, cancellationToken: token);
             var problems = bundle.CheckFiles(includeUnlisted: false);
             if (problems.Count > 0)
             {

@@ -41,6 +41,11 @@ public static class CommandRunner
         {
             // Arguments stay out of the log: a connection string may carry a password.
             Log.Information("probe {Version} {Command} started", typeof(CommandRunner).Assembly.GetName().Version?.ToString(3), command);
+
+            // The command-line library starts handling Ctrl+C and SIGTERM (cancelling the token, waiting for the
+            // command to end) only once the command has returned its task; until then a signal ends the process at
+            // once, halfway through whatever the body does first (extracting a zip, say). Yielding here returns it.
+            await Task.Yield();
             var exit = await body(cancellationToken);
             Log.Information("{Command} finished with exit code {Exit}", command, exit);
             return exit;
@@ -59,9 +64,12 @@ public static class CommandRunner
             rejected = true;
             return (int)ExitCode.Failure;
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (Exception e) when (cancellationToken.IsCancellationRequested && (e is OperationCanceledException or IOException or UnauthorizedAccessException))
         {
+            // After Ctrl+C, scratch is deleted while a worker may still be writing into it: a file or folder that
+            // vanished under the worker is part of the interruption, not an error of its own.
             await console.Error.WriteLineAsync("probe: interrupted.");
+            Log.Debug(e, "interrupted");
             return (int)ExitCode.Interrupted;
         }
         catch (Exception e) when (DiskFull.Is(e))

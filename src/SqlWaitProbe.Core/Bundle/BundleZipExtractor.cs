@@ -16,8 +16,11 @@ public static class BundleZipExtractor
     private const int UnixDirectory = 0x4000;
     private const int UnixRegular = 0x8000;
 
-    /// <summary>Extracts <paramref name="zipPath"/> into <paramref name="destination"/> (which must not exist).</summary>
-    public static void Extract(string zipPath, string destination, BundleLimits limits)
+    /// <summary>
+    /// Extracts <paramref name="zipPath"/> into <paramref name="destination"/> (which must not exist); stops with
+    /// <see cref="OperationCanceledException"/> at the next entry once <paramref name="cancellationToken"/> is cancelled.
+    /// </summary>
+    public static void Extract(string zipPath, string destination, BundleLimits limits, CancellationToken cancellationToken = default)
     {
         try
         {
@@ -36,6 +39,7 @@ public static class BundleZipExtractor
             long total = 0;
             foreach (var entry in entries)
             {
+                cancellationToken.ThrowIfCancellationRequested();
                 var target = Path.GetFullPath(Path.Combine(root, entry.FullName.TrimEnd('/')));
                 if (entry.FullName.EndsWith('/'))
                 {

@@ -19,14 +19,18 @@ public sealed class CaptureBundle : IDisposable
     private readonly RunFolder? _scratch;
     private readonly Dictionary<string, string> _damaged = new(StringComparer.Ordinal);
 
-    private CaptureBundle(string root, BundleManifest manifest, RunFolder? scratch, string source, BundleLimits limits)
+    private CaptureBundle(string root, BundleManifest manifest, RunFolder? scratch, string source, BundleLimits limits, CancellationToken cancellation)
     {
         Root = root;
         Manifest = manifest;
         _scratch = scratch;
         Source = source;
         Limits = limits;
+        Cancellation = cancellation;
     }
+
+    /// <summary>The command's cancellation: every read of the bundle's text and every hash stops soon after it is cancelled.</summary>
+    public CancellationToken Cancellation { get; }
 
     /// <summary>The folder holding the bundle's files.</summary>
     public string Root { get; }
@@ -43,14 +47,17 @@ public sealed class CaptureBundle : IDisposable
     /// <summary>Files set aside as damaged (<see cref="SetAsideDamaged"/>): analysis treats them as absent.</summary>
     public IReadOnlyDictionary<string, string> Damaged => _damaged;
 
-    /// <summary>Opens a bundle folder or zip. Throws <see cref="BadInputException"/> with one clear line when it is not one.</summary>
-    public static CaptureBundle Open(string path, BundleLimits? limits = null)
+    /// <summary>
+    /// Opens a bundle folder or zip. Throws <see cref="BadInputException"/> with one clear line when it is not one; a
+    /// zip's extraction stops at the next entry once <paramref name="cancellationToken"/> is cancelled.
+    /// </summary>
+    public static CaptureBundle Open(string path, BundleLimits? limits = null, CancellationToken cancellationToken = default)
     {
         limits ??= BundleLimits.Current;
         if (Directory.Exists(path))
         {
             var root = Path.GetFullPath(path);
-            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), null, path, limits);
+            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), null, path, limits, cancellationToken);
         }
 
         if (!File.Exists(path))
@@ -63,12 +70,12 @@ public sealed class CaptureBundle : IDisposable
         var temp = scratch.PathFor("bundle");
         try
         {
-            BundleZipExtractor.Extract(path, temp, limits);
+            BundleZipExtractor.Extract(path, temp, limits, cancellationToken);
             var root = File.Exists(Path.Combine(temp, BundlePaths.Manifest))
                 ? temp
                 : Directory.GetDirectories(temp).SingleOrDefault(d => File.Exists(Path.Combine(d, BundlePaths.Manifest)))
                   ?? throw new BadInputException("the archive holds no manifest.json at its top or in one top folder, so it is not a capture bundle", path);
-            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), scratch, path, limits);
+            return new CaptureBundle(root, ReadManifest(Path.Combine(root, BundlePaths.Manifest)), scratch, path, limits, cancellationToken);
         }
         catch
         {
@@ -103,7 +110,7 @@ public sealed class CaptureBundle : IDisposable
             stream = BoundedGzipStream.ForBundleFile(stream, relative, Limits);
         }
 
-        return new BoundedLineReader(new StreamReader(stream, Encoding.UTF8), relative, Limits);
+        return new BoundedLineReader(new StreamReader(stream, Encoding.UTF8), relative, Limits, Cancellation);
     }
 
     /// <summary>Reads a small bundle-relative text file whole (JSON), or null when absent; refuses one over 16 MiB.</summary>
@@ -147,7 +154,7 @@ public sealed class CaptureBundle : IDisposable
                 {
                     problems.Add((file.Path, $"{stream.Length} bytes where the manifest says {file.Bytes} (truncated or changed)"));
                 }
-                else if (!string.Equals(Convert.ToHexStringLower(SHA256.HashData(stream)), file.Sha256, StringComparison.OrdinalIgnoreCase))
+                else if (!string.Equals(Sha256Of(stream), file.Sha256, StringComparison.OrdinalIgnoreCase))
                 {
                     problems.Add((file.Path, "changed since capture (SHA-256 differs)"));
                 }
@@ -206,6 +213,21 @@ public sealed class CaptureBundle : IDisposable
         {
             _damaged[path] = problem;
         }
+    }
+
+    // Hashed a MiB at a time, so Ctrl+C during the check of a large bundle is not held up until its last file is read.
+    private string Sha256Of(Stream stream)
+    {
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        var buffer = new byte[1 << 20];
+        int read;
+        while ((read = stream.Read(buffer)) > 0)
+        {
+            Cancellation.ThrowIfCancellationRequested();
+            hash.AppendData(buffer, 0, read);
+        }
+
+        return Convert.ToHexStringLower(hash.GetHashAndReset());
     }
 
     /// <inheritdoc />

@@ -144,6 +144,9 @@ public sealed class RunFolder : IDisposable
         }
     }
 
+    // The owner marker goes last, and the folder counts as deleted only once it is gone: a folder a worker was still
+    // writing into when Ctrl+C deleted it keeps saying whose it is, so the next attempt (the command's own end, process
+    // exit) or 'probe cleanup' after a kill finds and removes it.
     private void Delete()
     {
         if (IsDeleted)
@@ -151,13 +154,33 @@ public sealed class RunFolder : IDisposable
             return;
         }
 
-        IsDeleted = true;
         try
         {
-            Directory.Delete(Path, recursive: true);
+            foreach (var entry in Directory.EnumerateFileSystemEntries(Path))
+            {
+                if (System.IO.Path.GetFileName(entry) == RunMarker.FileName)
+                {
+                    continue;
+                }
+
+                if (PosixFile.LStat(entry) is { IsDirectory: true } || (!OperatingSystem.IsLinux() && Directory.Exists(entry)))
+                {
+                    Directory.Delete(entry, recursive: true);
+                }
+                else
+                {
+                    File.Delete(entry);
+                }
+            }
+
+            File.Delete(PathFor(RunMarker.FileName));
+            Directory.Delete(Path);
         }
-        catch (DirectoryNotFoundException)
+        catch (DirectoryNotFoundException) when (!Directory.Exists(Path))
         {
+            // Already gone (deleted by 'probe cleanup').
         }
+
+        IsDeleted = true;
     }
 }

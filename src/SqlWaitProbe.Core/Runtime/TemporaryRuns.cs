@@ -49,7 +49,9 @@ public static class TemporaryRuns
     }
 
     // Deletes the run on SIGINT, SIGTERM or exit while it lives; whatever else handles the signal (cancelling the
-    // command) still runs.
+    // command) still runs. The command line's handler, registered before any command body runs, is usually called
+    // first and waits for the command to stop, so the command ends its runs itself; when this one comes first, a worker
+    // may still be writing into the folder, which then keeps its owner marker until the command's own end removes it.
     private sealed class Guard : IDisposable
     {
         private readonly RunFolder _run;

@@ -3,10 +3,13 @@ namespace SqlWaitProbe.Core.Stacks;
 /// <summary>
 /// Interns call stacks as a prefix tree built from the root: a stack id names a node whose
 /// parent is the stack of its callers. Memory grows with distinct stacks, not with samples.
-/// Id 0 is the empty stack.
+/// Id 0 is the empty stack. Like <see cref="FrameTable"/>, it holds the analysis memory budget as it grows: a few
+/// stacks thousands of frames deep make millions of nodes from a handful of distinct frames.
 /// </summary>
 public sealed class StackTable
 {
+    private const int CheckEveryNodes = 65_536;
+
     private readonly Dictionary<(int Parent, int Frame), int> _ids = new();
     private readonly List<(int Parent, int Frame, int Depth)> _nodes = new() { (-1, -1, 0) };
 
@@ -25,6 +28,11 @@ public sealed class StackTable
         }
 
         id = _nodes.Count;
+        if (id % CheckEveryNodes == 0)
+        {
+            Bundle.MemoryBudget.Check(Bundle.MemoryBudget.CurrentBytes, $"the stacks' {id} distinct call paths");
+        }
+
         _nodes.Add((callerStack, frameId, _nodes[callerStack].Depth + 1));
         _ids.Add((callerStack, frameId), id);
         return id;

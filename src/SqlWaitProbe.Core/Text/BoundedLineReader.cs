@@ -5,11 +5,14 @@ namespace SqlWaitProbe.Core.Text;
 
 /// <summary>
 /// A line reader over untrusted text that never builds a line longer than its limit (a 2 GB line of zeros
-/// must not become a 4 GB string) and checks the analysis memory budget as it goes.
+/// must not become a 4 GB string) and, as it goes, checks the analysis memory budget (<see cref="MemoryBudget"/>)
+/// and whether the command was cancelled: every 4,096 lines, and after every 64 Ki characters, so a file of a few
+/// long lines is checked line by line.
 /// </summary>
 public sealed class BoundedLineReader : TextReader
 {
-    private const int CheckEveryLines = 16_384;
+    private const int CheckEveryLines = 4_096;
+    private const int CheckEveryChars = 64 << 10;
     private readonly TextReader _inner;
     private readonly string _name;
     private readonly BundleLimits _limits;
@@ -17,14 +20,21 @@ public sealed class BoundedLineReader : TextReader
     private readonly char[] _buffer = new char[16_384];
     private int _position;
     private int _length;
+    private readonly CancellationToken _cancellationToken;
     private long _lineNumber;
+    private long _linesSinceCheck;
+    private long _charsSinceCheck;
 
-    /// <summary>Wraps <paramref name="inner"/> (owned); <paramref name="name"/> names the file in errors.</summary>
-    public BoundedLineReader(TextReader inner, string name, BundleLimits? limits = null)
+    /// <summary>
+    /// Wraps <paramref name="inner"/> (owned); <paramref name="name"/> names the file in errors; reading stops with
+    /// <see cref="OperationCanceledException"/> soon after <paramref name="cancellationToken"/> is cancelled.
+    /// </summary>
+    public BoundedLineReader(TextReader inner, string name, BundleLimits? limits = null, CancellationToken cancellationToken = default)
     {
         _inner = inner;
         _name = name;
         _limits = limits ?? BundleLimits.Current;
+        _cancellationToken = cancellationToken;
     }
 
     /// <inheritdoc />
@@ -103,21 +113,15 @@ public sealed class BoundedLineReader : TextReader
     private string Finish()
     {
         _lineNumber++;
-        if (_lineNumber % CheckEveryLines == 0)
+        _charsSinceCheck += _line.Length;
+        if (++_linesSinceCheck >= CheckEveryLines || _charsSinceCheck >= CheckEveryChars)
         {
-            CheckMemory(_limits, _name, _lineNumber);
+            // The line before this one may have been what grew the tables of whoever reads these lines.
+            _linesSinceCheck = _charsSinceCheck = 0;
+            _cancellationToken.ThrowIfCancellationRequested();
+            MemoryBudget.Check(_limits.AnalysisBytes, _name, _lineNumber);
         }
 
         return _line.ToString();
-    }
-
-    /// <summary>Throws the memory-budget error when the managed heap has grown past the analysis budget.</summary>
-    public static void CheckMemory(BundleLimits limits, string name, long? line = null)
-    {
-        var used = GC.GetTotalMemory(forceFullCollection: false);
-        if (used > limits.AnalysisBytes && GC.GetTotalMemory(forceFullCollection: true) > limits.AnalysisBytes)
-        {
-            throw BundleLimits.Exceeded($"reading this file takes analysis past its memory budget ({limits.AnalysisBytes >> 20} MiB)", $"{limits.AnalysisBytes >> 20} MiB of memory", BundleLimits.AnalysisVariable, name, line);
-        }
     }
 }

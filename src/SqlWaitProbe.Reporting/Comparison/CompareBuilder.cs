@@ -37,7 +37,7 @@ public static class CompareBuilder
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 progress.Report($"analysing {path}");
-                using var bundle = CaptureBundle.Open(path);
+                using var bundle = CaptureBundle.Open(path, cancellationToken: cancellationToken);
                 bundle.Verify(noVerify);
                 analyses.Add(BundleAnalyzer.Analyze(bundle, options.Modules, options.ExtraTags, null, progress, cancellationToken));
             }
