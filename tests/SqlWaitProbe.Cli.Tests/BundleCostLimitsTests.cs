@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
 using System.Text;
@@ -172,37 +173,73 @@ public sealed class BundleCostLimitsTests
         Assert.DoesNotContain("   at ", stderr);
     }
 
-    /// <summary>Runs the probe as a child and samples its peak resident size (VmHWM) until it exits.</summary>
+    /// <summary>
+    /// Runs the probe as a child and samples, until it exits, its peak resident size (VmHWM) and the CPU time it used.
+    /// What bounds the run is the work it does, not the clock: a shared machine under load can take minutes of wall
+    /// time for seconds of CPU, so a wall-clock timeout failed runs that did exactly what they should. The child fails
+    /// the test when it uses more than <see cref="CpuLimit"/> of CPU (it is reading the bomb after all) or makes no
+    /// progress at all for <see cref="StallLimit"/> (hung), and the message says how much CPU it had used.
+    /// </summary>
     private static async Task<(int Exit, string Out, string Err, long PeakBytes)> RunMeasured(Dictionary<string, string> environment, params string[] args)
     {
         using var probe = ProbeProcess.Start(environment, args);
         var status = $"/proc/{probe.Id}/status";
+        var stat = $"/proc/{probe.Id}/stat";
         long peak = 0;
-        using var stop = new CancellationTokenSource();
-        var sampler = Task.Run(async () =>
+        var cpu = TimeSpan.Zero;
+        var sinceProgress = Stopwatch.StartNew();
+        while (!probe.HasExited)
         {
-            while (!stop.IsCancellationRequested)
+            try
             {
-                try
+                var line = File.ReadLines(status).FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
+                if (line is not null)
                 {
-                    var line = File.ReadLines(status).FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
-                    if (line is not null)
-                    {
-                        peak = Math.Max(peak, long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) * 1024);
-                    }
-                }
-                catch (IOException)
-                {
-                    // The process is gone.
+                    peak = Math.Max(peak, long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) * 1024);
                 }
 
-                await Task.Delay(10);
+                if (CpuTime(File.ReadAllText(stat)) is { } used && used > cpu)
+                {
+                    cpu = used;
+                    sinceProgress.Restart();
+                }
             }
-        });
-        var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromMinutes(3));
-        await stop.CancelAsync();
-        await sampler;
+            catch (IOException)
+            {
+                // The process is gone.
+            }
+
+            if (cpu > CpuLimit || sinceProgress.Elapsed > StallLimit)
+            {
+                probe.Kill();
+                var (_, _, killedErr) = await probe.WaitAsync(TimeSpan.FromMinutes(1));
+                Assert.Fail($"probe {string.Join(' ', args)} {(cpu > CpuLimit ? "used more than" : "stalled after")} {cpu.TotalSeconds:0.0} s of CPU; stderr: {killedErr}");
+            }
+
+            await Task.Delay(10);
+        }
+
+        var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromMinutes(1));
         Assert.True(peak > 0, "the child's peak resident size was never read");
         return (exit, stdout, stderr, peak);
+    }
+
+    // Work a bomb may cost the probe: each case here takes 0.1-2 s of CPU when stopped where it should be (pack --redact
+    // of the blank-line bomb took 31 s while every blank line went through every redaction rule); reading a bomb whole
+    // takes far more.
+    private static readonly TimeSpan CpuLimit = TimeSpan.FromSeconds(30);
+
+    // No CPU used at all for this long while the process lives: it is blocked, not slow.
+    private static readonly TimeSpan StallLimit = TimeSpan.FromMinutes(3);
+
+    // utime + stime (fields 14 and 15, in clock ticks of 1/100 s) of /proc/PID/stat; the name in parentheses may hold spaces.
+    private static TimeSpan? CpuTime(string stat)
+    {
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return fields.Length > 12
+            && long.TryParse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture, out var user)
+            && long.TryParse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture, out var system)
+            ? TimeSpan.FromSeconds((user + system) / 100.0)
+            : null;
     }
 }

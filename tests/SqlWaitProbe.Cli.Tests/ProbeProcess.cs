@@ -19,6 +19,12 @@ public sealed class ProbeProcess : IDisposable
     /// <summary>Process id.</summary>
     public int Id => _process.Id;
 
+    /// <summary>True once the process has exited.</summary>
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>Kills the process and its children at once.</summary>
+    public void Kill() => _process.Kill(entireProcessTree: true);
+
     /// <summary>Path of probe.dll next to the test binaries.</summary>
     public static string Dll => Path.Combine(AppContext.BaseDirectory, "probe.dll");
 
