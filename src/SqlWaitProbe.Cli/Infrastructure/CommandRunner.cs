@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Serilog;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Cli.Infrastructure;
 
@@ -50,6 +51,12 @@ public static class CommandRunner
             Log.Information("{Command} finished with exit code {Exit}", command, exit);
             return exit;
         }
+        catch (Exception e) when (Interrupted(e, cancellationToken))
+        {
+            await console.Error.WriteLineAsync("probe: interrupted.");
+            Log.Debug(e, "interrupted");
+            return (int)ExitCode.Interrupted;
+        }
         catch (BadInputException e)
         {
             await console.Error.WriteLineAsync("probe: " + e.OneLine);
@@ -63,14 +70,6 @@ public static class CommandRunner
             Log.Debug(e, "environment problem");
             rejected = true;
             return (int)ExitCode.Failure;
-        }
-        catch (Exception e) when (cancellationToken.IsCancellationRequested && (e is OperationCanceledException or IOException or UnauthorizedAccessException))
-        {
-            // After Ctrl+C, scratch is deleted while a worker may still be writing into it: a file or folder that
-            // vanished under the worker is part of the interruption, not an error of its own.
-            await console.Error.WriteLineAsync("probe: interrupted.");
-            Log.Debug(e, "interrupted");
-            return (int)ExitCode.Interrupted;
         }
         catch (Exception e) when (DiskFull.Is(e))
         {
@@ -108,6 +107,13 @@ public static class CommandRunner
             }
         }
     }
+
+    // After Ctrl+C or SIGTERM, scratch may be deleted while a worker still writes into it or before the command read
+    // it: a file or folder that vanished under the worker (even a zip's manifest, read as "not a capture bundle") is
+    // part of the interruption, not an error of its own.
+    private static bool Interrupted(Exception e, CancellationToken cancellationToken) =>
+        (cancellationToken.IsCancellationRequested && e is (OperationCanceledException or IOException or UnauthorizedAccessException))
+        || TemporaryRuns.DeletedOnSignal;
 
     private static string CommandPath(ParseResult parse)
     {

@@ -11,6 +11,14 @@ namespace SqlWaitProbe.Core.Runtime;
 /// </summary>
 public static class TemporaryRuns
 {
+    private static volatile bool _deletedOnSignal;
+
+    /// <summary>
+    /// True once SIGINT or SIGTERM deleted scratch of a command that may still be running: whatever that command fails
+    /// with from then on (a file gone from under it, a zip's manifest gone before it was read) is the interruption.
+    /// </summary>
+    public static bool DeletedOnSignal => _deletedOnSignal;
+
     /// <summary>A new scratch run of <paramref name="kind"/> (analyze, pack, stacks); <see cref="End"/> removes it.</summary>
     public static RunFolder Begin(string kind)
     {
@@ -49,9 +57,10 @@ public static class TemporaryRuns
     }
 
     // Deletes the run on SIGINT, SIGTERM or exit while it lives; whatever else handles the signal (cancelling the
-    // command) still runs. The command line's handler, registered before any command body runs, is usually called
-    // first and waits for the command to stop, so the command ends its runs itself; when this one comes first, a worker
-    // may still be writing into the folder, which then keeps its owner marker until the command's own end removes it.
+    // command) still runs, in an order the runtime does not promise: the command line's handler (which cancels the
+    // command and waits for it) may come after this one. Then a worker may still be writing into the folder, which
+    // keeps its owner marker until the command's own end removes it, and what the command fails with meanwhile is
+    // reported as the interruption (DeletedOnSignal).
     private sealed class Guard : IDisposable
     {
         private readonly RunFolder _run;
@@ -62,8 +71,8 @@ public static class TemporaryRuns
             _run = run;
             _signals =
             [
-                PosixSignalRegistration.Create(PosixSignal.SIGINT, _ => DeleteQuietly(run)),
-                PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => DeleteQuietly(run)),
+                PosixSignalRegistration.Create(PosixSignal.SIGINT, _ => OnSignal(run)),
+                PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => OnSignal(run)),
             ];
             AppDomain.CurrentDomain.ProcessExit += OnExit;
         }
@@ -75,6 +84,13 @@ public static class TemporaryRuns
             {
                 signal.Dispose();
             }
+        }
+
+        private static void OnSignal(RunFolder run)
+        {
+            // Said before the first file goes, so a command that trips over the deletion already reads as interrupted.
+            _deletedOnSignal = true;
+            DeleteQuietly(run);
         }
 
         private void OnExit(object? sender, EventArgs e) => DeleteQuietly(_run);
