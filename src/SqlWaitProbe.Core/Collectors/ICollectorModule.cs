@@ -6,7 +6,7 @@ namespace SqlWaitProbe.Core.Collectors;
 /// A kind of evidence the probe can collect, as one unit: its options, the bundle files it writes, how it decides
 /// whether it can run and how it makes its collector. It is registered once, in its platform's or its engine's
 /// catalog; the analysis side of a module (reading its files, its report section) is
-/// <c>SqlWaitProbe.Analysis.Modules.IAnalysisModule</c>, which the same class may implement.
+/// <c>SqlWaitProbe.Analysis.IAnalysisModule</c>, which the same class may implement.
 /// </summary>
 public interface ICollectorModule
 {
