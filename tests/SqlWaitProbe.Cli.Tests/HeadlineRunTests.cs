@@ -49,10 +49,30 @@ public sealed class HeadlineRunTests
         var running = load.GetProperty("runningAtEnd").GetInt64();
         Assert.True(running > 48, $"{running} of {started} executions still running at the phase end: they should outlast it");
         Assert.InRange(load.GetProperty("countedExecutions").GetDouble(), 1, started - 1);
-        Assert.Contains("still running at the phase end", File.ReadAllText(Path.Combine(dir, "report", "report.md")), StringComparison.Ordinal);
+        var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
+        Assert.Contains("still running at the phase end", report, StringComparison.Ordinal);
 
         // Per-execution CPU of both phases, the verdict's scaling signal (cpu-saturation compares them).
         Assert.All(findings.RootElement.GetProperty("phases").EnumerateArray(), p => Assert.True(p.GetProperty("cpuMsPerExecution").GetDouble() > 0, p.GetProperty("name").GetString()));
+
+        // The load phase's verdict is CPU saturation judged against the machine, with CPU per execution against the
+        // baseline's and the next step; one cause, one finding.
+        var verdict = findings.RootElement.GetProperty("verdicts").EnumerateArray().Single(v => v.GetProperty("phase").GetString() == "load");
+        Assert.Equal("cpu-saturation", verdict.GetProperty("findingId").GetString());
+        var saturation = findings.RootElement.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "cpu-saturation" && f.GetProperty("phase").GetString() == "load");
+        var title = saturation.GetProperty("title").GetString()!;
+        Assert.Contains("the 2 CPUs are saturated: 96 sessions", title, StringComparison.Ordinal);
+        Assert.Matches(@"of the machine's ceiling \([\d.,]+ of [\d.,]+ executions/s\)", title);
+        Assert.Matches(@"CPU per execution (fell \d+%|held|rose \d+%|grew \d+%) from baseline", title);
+        Assert.Contains(saturation.GetProperty("evidence").EnumerateArray(), e => e.GetString()!.StartsWith("CPU per execution ", StringComparison.Ordinal) && e.GetString()!.Contains("ms in baseline → ", StringComparison.Ordinal));
+        Assert.False(string.IsNullOrEmpty(saturation.GetProperty("next").GetString()));
+        Assert.DoesNotContain(findings.RootElement.GetProperty("findings").EnumerateArray(), f => f.GetProperty("phase").GetString() == "load"
+            && f.GetProperty("id").GetString() is "high-run-queue" or "waits-explain-little" or "throughput-vs-ideal");
+
+        // The workload's known cause on the report's first screen (verdict and findings, before the ledgers): OpenSSL's
+        // algorithm fetch, named by the deepest named frame of the call path into libcrypto and what it calls.
+        var firstScreen = report[..report.IndexOf("## Time ledger per phase", StringComparison.Ordinal)];
+        Assert.Contains("pgcrypto.so!px_find_digest → libcrypto.so.3!EVP_MD_fetch", firstScreen, StringComparison.Ordinal);
     }
 
     [Fact]
