@@ -192,7 +192,8 @@ public static class BundleAnalyzer
             }
         }
 
-        foreach (var c in manifest.Collectors.Where(c => c.Status != CollectorStatus.Ok))
+        // A collector that succeeded may still say how (the XE page events' read path): that is Data quality too.
+        foreach (var c in manifest.Collectors.Where(c => c.Status != CollectorStatus.Ok || c.Error is not null))
         {
             notes.Add($"collector {c.Name}: {c.Status}{(c.Error is null ? "" : " — " + c.Error)}");
         }

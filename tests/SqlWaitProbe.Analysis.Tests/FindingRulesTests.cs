@@ -262,6 +262,15 @@ public sealed class FindingRulesTests
     }
 
     [Fact]
+    public void A_collector_that_succeeded_by_another_path_says_which_in_data_quality()
+    {
+        var a = Analyze.Crafted(TwoPhases().Collector("xe-pages", CollectorStatus.Ok, "page events read through the server: the .xel reader found 0 events in the copies, the server counts page_allocated 2"));
+
+        Assert.Contains("collector xe-pages: ok — page events read through the server: the .xel reader found 0 events in the copies, the server counts page_allocated 2", a.DataQuality);
+        None(a, "collector-failed");
+    }
+
+    [Fact]
     public void Kernel_cpu_correlated_with_a_series()
     {
         var b = TwoPhases();

@@ -45,7 +45,7 @@ public sealed class CatalogBindingTests(ITestOutputHelper output)
                      "reset: clear wait stats", "reset: flush dirty pages", "snapshot session_wait_stats", "snapshot spinlock_stats",
                      "snapshot performance_counters", "discover call-stack actions", "discover pages event fields", "discover latches event fields",
                      "create XE session probe_", "start XE session", "read histogram of", "read dropped-event counts", "stop XE session",
-                     "read page events from the event files", "drop XE session", "--attach --database Sales", "--attach --session-ids",
+                     "read page events from the event files", "count page events in the event files", "drop XE session", "--attach --database Sales", "--attach --session-ids",
                      "--sql sqlserver-hashbytes-sha512.sql", "--proc " + ProbeStatements.UserProcedure, "cci-etl: ", "parallel-insert: [session 1]",
                      "its dynamic SQL", "creates dbo.probe_etl_seq", "creates dbo.probe_hb_demo",
                  })

@@ -53,7 +53,8 @@ public static class ProbeStatements
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
         yield return ("known session ids (8 and 200 sessions)", _ => Task.FromResult(KnownSessions()));
         yield return ("XE files read through the server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
-            [Builder(new SessionFilter { SessionIds = [51] }).ReadEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_pages*.xel")]));
+            [Builder(new SessionFilter { SessionIds = [51] }).ReadEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel"),
+             Builder(new SessionFilter { SessionIds = [51] }).CountEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel")]));
     }
 
     /// <summary>Every binding case for a server of <paramref name="major"/>: the probe's own objects first, then the bodies.</summary>

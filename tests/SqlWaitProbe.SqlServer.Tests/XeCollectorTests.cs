@@ -21,6 +21,9 @@ public sealed class XeCollectorTests
         /// <summary>The server's UTC clock; null: the server answers nothing to the clock question.</summary>
         public Func<DateTime>? Clock { get; init; }
 
+        /// <summary>The server's count of the files' events by name; null: no rows.</summary>
+        public SqlResult? Counts { get; init; }
+
         public bool IsDryRun => false;
 
         public Task ExecuteAsync(SqlStatement statement, CancellationToken cancellationToken)
@@ -41,6 +44,7 @@ public sealed class XeCollectorTests
                 var p when p.StartsWith("read dropped", StringComparison.Ordinal) => new(["name", "dropped_event_count", "dropped_buffer_count", "largest_event_dropped_size", "current_file"],
                     [["probe_x", 3L, 0, 0, CurrentFile]]),
                 var p when p.StartsWith("read the server's UTC clock", StringComparison.Ordinal) && Clock is not null => new(["utc_now"], [[Clock()]]),
+                var p when p.StartsWith("count page events", StringComparison.Ordinal) && Counts is not null => Counts,
                 _ => SqlResult.Empty,
             };
             return Task.FromResult(result);
@@ -139,5 +143,30 @@ public sealed class XeCollectorTests
         var first = DateTime.Parse(events[0].Split(',')[0], System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.AdjustToUniversal);
         Assert.InRange(first, localStart.AddSeconds(1.4), localStart.AddSeconds(1.6));
         Assert.DoesNotContain(phase.Series.Snapshot(), p => p.Value == 17);
+    }
+
+    [Fact]
+    public async Task Copies_the_reader_finds_fewer_events_in_than_the_server_counts_are_read_through_the_server_and_data_quality_says_so()
+    {
+        // The copied file is a real .xel without page events, standing in for a layout the reader does not know; the
+        // scripted server counts 2 page_allocated and 1 page_freed in the same files and streams them when asked.
+        var log = TestData.TempFolder();
+        File.Copy(TestData.Path("xel/sqltoolsservice__TestXel_0.xel"), Path.Combine(log, "probe_r1_load_pages_0_134.xel"));
+        var server = new ScriptedServer
+        {
+            CurrentFile = Path.Combine(log, "probe_r1_load_pages_0_134.xel"),
+            Counts = new(["object_name", "events"], [["page_allocated", 2L], ["page_freed", 1L]]),
+        };
+        var root = TestData.TempFolder();
+        var phase = new PhaseContext("load", 1, root, [new WorkloadSessionInfo(1, null, 61)]);
+        var collector = Collector(server);
+
+        await collector.StartAsync(phase, CancellationToken.None);
+        var outcome = await collector.StopAsync(phase, CancellationToken.None);
+
+        Assert.Equal(3, File.ReadAllLines(Path.Combine(root, "phases/load/xe/page_events.csv")).Length - 1);
+        Assert.Contains(server.Sent, s => s.StartsWith("read page events from the event files", StringComparison.Ordinal));
+        Assert.Contains("page events read through the server: the .xel reader found 0 events in the copies, the server counts page_allocated 2, page_freed 1", outcome.Error, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFiles(log));
     }
 }

@@ -25,6 +25,7 @@ public sealed class XeCollector : ICollector
     private RunFolder? _run;
     private RunScope? _scope;
     private ServerClock _clock = ServerClock.Same;
+    private string? _readNote;
 
     /// <summary>Creates the collector for <paramref name="streams"/>; the capture's <paramref name="scope"/> records its sessions for <c>probe cleanup</c>.</summary>
     public XeCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, XeSessionOptions> optionsFor, IReadOnlyList<XeStream> streams, RunScope? scope = null)
@@ -127,7 +128,9 @@ public sealed class XeCollector : ICollector
         }
 
         var status = error is not null ? CollectorStatus.Partial : dropped > 0 ? CollectorStatus.Partial : CollectorStatus.Ok;
-        return new CollectorOutcome(Name, status, dropped, error ?? (dropped > 0 ? $"{dropped} events dropped by the server (ALLOW_SINGLE_EVENT_LOSS)" : null));
+        var losses = dropped > 0 ? $"{dropped} events dropped by the server (ALLOW_SINGLE_EVENT_LOSS)" : null;
+        var message = string.Join("; ", new[] { error, losses, _readNote }.Where(m => m is not null));
+        return new CollectorOutcome(Name, status, dropped, message.Length == 0 ? null : message);
     }
 
     /// <summary>Stops and drops every session this collector started (Ctrl+C path); never throws.</summary>
@@ -181,13 +184,16 @@ public sealed class XeCollector : ICollector
             try
             {
                 events.AddRange(copies.SelectMany(f => XelFileReader.ReadPageEvents(f, _pagesField)));
-                readLocally = true;
-                // The bundle keeps the copies; the originals would pile up in the server's LOG folder phase after phase.
-                XeFiles.DeleteOriginals(pattern!);
+                readLocally = await ServerAgreesAsync(pattern!, events);
+                if (!readLocally)
+                {
+                    events.Clear();
+                }
             }
             catch (Core.Errors.BadInputException e)
             {
                 Log.Warning("reading the copied event files failed ({Message}); reading them through the server", e.OneLine);
+                _readNote = $"page events read through the server: the .xel reader failed on the copies ({e.OneLine})";
                 events.Clear();
             }
         }
@@ -205,6 +211,12 @@ public sealed class XeCollector : ICollector
                 Log.Warning("the XE event files {Pattern} stay on the server (up to {Mb} MB); delete them there, or run probe cleanup on the server's machine",
                     pattern, _builder.Options.MaxFileMegabytes);
             }
+        }
+
+        if (copies.Count > 0)
+        {
+            // The bundle keeps the copies; the originals would pile up in the server's LOG folder phase after phase.
+            XeFiles.DeleteOriginals(pattern!);
         }
 
         if (_sink!.IsDryRun)
@@ -232,6 +244,26 @@ public sealed class XeCollector : ICollector
         return phase.StartUtc == default || phase.EndUtc <= phase.StartUtc
             ? [.. shifted]
             : [.. shifted.Where(e => e.Utc >= phase.StartUtc && e.Utc <= phase.EndUtc)];
+    }
+
+    /// <summary>
+    /// True when the server counts, event by event name, what the probe's reader found in the copies: a reader that
+    /// missed events (an unknown layout, an event it could not name) must not pass for a phase without page events.
+    /// </summary>
+    private async Task<bool> ServerAgreesAsync(string pattern, IReadOnlyList<PageEvent> found)
+    {
+        var counts = await _sink!.QueryAsync(_builder!.CountEventFiles(pattern), CancellationToken.None);
+        var server = counts.Rows.ToDictionary(r => DmvSnapshot.Text(r[0]), r => DmvSnapshot.Number(r[1]), StringComparer.Ordinal);
+        var local = found.GroupBy(e => e.Event, StringComparer.Ordinal).ToDictionary(g => g.Key, g => (long)g.Count(), StringComparer.Ordinal);
+        if (server.Count == local.Count && server.All(s => local.GetValueOrDefault(s.Key) == s.Value))
+        {
+            return true;
+        }
+
+        var said = string.Join(", ", server.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key} {s.Value}"));
+        _readNote = $"page events read through the server: the .xel reader found {found.Count} events in the copies, the server counts {(said.Length == 0 ? "none" : said)}";
+        Log.Warning("{Note}", _readNote);
+        return false;
     }
 
     /// <summary>Asks the server whether it has <c>package0.callstack_rva</c>; a dry run notes what each answer changes.</summary>

@@ -182,6 +182,16 @@ public sealed class XeSessionBuilder
             """) { TimeoutSeconds = EventFileReadTimeoutSeconds };
     }
 
+    /// <summary>
+    /// Counts the events of the session's files by event name through the server: the check of what the probe's own
+    /// .xel reader found in the copies (a layout it does not know would otherwise read as no events at all).
+    /// </summary>
+    public SqlStatement CountEventFiles(string filePattern) => new("count page events in the event files", $"""
+        SELECT f.object_name, COUNT_BIG(*) AS events
+        FROM sys.fn_xe_file_target_read_file({SessionFilter.Literal(filePattern)}, NULL, NULL, NULL) AS f
+        GROUP BY f.object_name;
+        """) { TimeoutSeconds = EventFileReadTimeoutSeconds };
+
     /// <summary>The event predicate: the workload's sessions, or the attach-mode filters.</summary>
     public string Predicate()
     {
