@@ -97,6 +97,21 @@ public sealed class DmvBundleWriterTests
     }
 
     [Fact]
+    public void Preflight_says_what_the_edition_allows_before_asking_for_a_grant_that_cannot_help()
+    {
+        // As the preflight reads them from SERVERPROPERTY('EngineEdition'): Azure SQL Database answers 5 and, even for a
+        // login lacking VIEW SERVER STATE, the advice is about the edition; Managed Instance answers 8.
+        var ok = new ServerInfo(16, "16.0", "SQL Server 2022", true, true, true, "probe");
+        var azure = Assert.Throws<Core.Errors.EnvironmentProblemException>(() => SqlServerPreflight.Require(ok with { EngineEdition = 5, ViewServerState = false }, "db1", false)).OneLine;
+        Assert.Contains("Azure SQL Database", azure, StringComparison.Ordinal);
+        Assert.DoesNotContain("GRANT", azure, StringComparison.Ordinal);
+        var managed = Assert.Throws<Core.Errors.EnvironmentProblemException>(() => SqlServerPreflight.Require(ok with { EngineEdition = 8 }, "db1", needsXe: true)).OneLine;
+        Assert.Contains("Run without --xe", managed, StringComparison.Ordinal);
+        SqlServerPreflight.Require(ok with { EngineEdition = 8 }, "db1", needsXe: false);
+        SqlServerPreflight.Require(ok with { EngineEdition = 3 }, "db1", needsXe: true);
+    }
+
+    [Fact]
     public void The_test_xel_file_holds_no_page_events()
     {
         Assert.Empty(XelFileReader.ReadPageEvents(TestData.Path("xel/sqltoolsservice__TestXel_0.xel"), "number_pages"));

@@ -51,8 +51,8 @@ public sealed class SqlServerHostTests
     {
         var sink = new ScriptedSqlSink(new Dictionary<string, SqlResult>
         {
-            ["version check"] = new(["major_version", "product_version", "edition", "process_id", "physical_machine", "version_text", "login_name"],
-                [[16, "16.0.4135.4", "Developer Edition (64-bit)", 4242, "SQLHOST01", "Microsoft SQL Server 2022", "probe"]]),
+            ["version check"] = new(["major_version", "product_version", "edition", "process_id", "physical_machine", "engine_edition", "version_text", "login_name"],
+                [[16, "16.0.4135.4", "Developer Edition (64-bit)", 4242, "SQLHOST01", 3, "Microsoft SQL Server 2022", "probe"]]),
             ["permission check"] = new(["view_server_state", "alter_any_event_session", "view_server_performance_state"], [[1, 1, 1]]),
         });
 
@@ -60,6 +60,7 @@ public sealed class SqlServerHostTests
 
         Assert.Equal("SQLHOST01", info.PhysicalMachine);
         Assert.Equal(4242, info.ProcessId);
+        Assert.Equal(3, info.EngineEdition);
         TSqlAssert.Parses(SqlServerPreflight.VersionQuery.Text, "version check");
     }
 }

@@ -24,6 +24,9 @@ public sealed record ServerInfo(int MajorVersion, string ProductVersion, string 
     /// </summary>
     public string? PhysicalMachine { get; init; }
 
+    /// <summary><c>SERVERPROPERTY('EngineEdition')</c>: 5 Azure SQL Database, 8 Managed Instance, 2-4 SQL Server; null when not read.</summary>
+    public int? EngineEdition { get; init; }
+
     /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
     public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
 

@@ -18,6 +18,7 @@ public static class SqlServerPreflight
                CONVERT(nvarchar(128), SERVERPROPERTY('Edition')) AS edition,
                CONVERT(int, SERVERPROPERTY('ProcessID')) AS process_id,
                CONVERT(nvarchar(128), SERVERPROPERTY('ComputerNamePhysicalNetBIOS')) AS physical_machine,
+               CONVERT(int, SERVERPROPERTY('EngineEdition')) AS engine_edition,
                @@VERSION AS version_text,
                SUSER_SNAME() AS login_name;
         """);
@@ -85,13 +86,38 @@ public static class SqlServerPreflight
             DmvSnapshot.Text(version.Get(0, "edition")))
         {
             ProcessId = version.Get(0, "process_id") is { } pid && DmvSnapshot.Number(pid) is var n && n > 0 && n <= int.MaxValue ? (int)n : null,
+            EngineEdition = version.Get(0, "engine_edition") is { } edition ? (int)DmvSnapshot.Number(edition) : null,
             PhysicalMachine = version.Get(0, "physical_machine") is string machine && machine.Length > 0 ? machine : null,
         };
     }
 
-    /// <summary>Throws the one-line error for the first missing requirement of a capture.</summary>
+    /// <summary><c>SERVERPROPERTY('EngineEdition')</c> of Azure SQL Database: no server-scoped DMVs or event sessions.</summary>
+    public const int AzureSqlDatabaseEdition = 5;
+
+    /// <summary><c>SERVERPROPERTY('EngineEdition')</c> of Azure SQL Managed Instance: event files only on Azure Blob Storage.</summary>
+    public const int ManagedInstanceEdition = 8;
+
+    /// <summary>
+    /// Throws the one-line error for the first missing requirement of a capture: what the edition allows first, then
+    /// the version, then the permissions.
+    /// </summary>
     public static void Require(ServerInfo info, string server, bool needsXe)
     {
+        // Checked before permissions: granting VIEW SERVER STATE, the advice below, cannot help on these editions.
+        if (info.EngineEdition == AzureSqlDatabaseEdition)
+        {
+            throw new Core.Errors.EnvironmentProblemException(
+                $"{server} is Azure SQL Database (EngineEdition 5), which has no server-wide DMVs (sys.dm_os_wait_stats, sys.dm_os_schedulers) and no ON SERVER event sessions, so the probe cannot capture it.",
+                "Capture a SQL Server or an Azure SQL Managed Instance; on Azure SQL Database, use sys.dm_db_wait_stats and Query Store.");
+        }
+
+        if (needsXe && info.EngineEdition == ManagedInstanceEdition)
+        {
+            throw new Core.Errors.EnvironmentProblemException(
+                $"{server} is Azure SQL Managed Instance (EngineEdition 8), where event files can only be written to Azure Blob Storage, which --xe does not set up.",
+                "Run without --xe; waits, latches, spinlocks and counters are captured as on SQL Server.");
+        }
+
         if (info.MajorVersion < MinimumMajorVersion)
         {
             throw SqlErrorMap.TooOld(server, info.MajorVersion, "per-session wait statistics (sys.dm_exec_session_wait_stats)", MinimumMajorVersion, "SQL Server 2016");
