@@ -15,10 +15,8 @@ public sealed class XePageStats
     /// <summary>page_allocated events read.</summary>
     public long AllocEvents { get; set; }
 
-    /// <summary>Σ pages allocated.</summary>
     public double PagesAllocated => PerSecond.Values.Sum(v => v.Allocated);
 
-    /// <summary>Σ pages freed.</summary>
     public double PagesFreed => PerSecond.Values.Sum(v => v.Freed);
 
     /// <summary>Clerks by pages allocated, heaviest first.</summary>

@@ -87,13 +87,11 @@ public sealed record PhaseLedger
     /// <summary>Sampling coverage, or null when unknown.</summary>
     public double? SamplingCoverage { get; init; }
 
-    /// <summary>Executions per second.</summary>
     public double ExecutionsPerSecond => WallSeconds > 0 ? CountedExecutions / WallSeconds : 0;
 
     /// <summary>Session ms per execution.</summary>
     public double MsPerExecution => CountedExecutions > 0 ? SessionSeconds * 1000 / CountedExecutions : 0;
 
-    /// <summary>CPU ms per execution.</summary>
     public double CpuMsPerExecution => CountedExecutions > 0 ? CpuSeconds * 1000 / CountedExecutions : 0;
 
     /// <summary>Attach mode with session_states.csv: the parts over each session's busy stretches, idle time beside them; null otherwise.</summary>

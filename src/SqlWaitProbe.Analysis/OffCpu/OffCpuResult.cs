@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Analysis.OffCpu;
 /// <param name="Source">Where the intervals came from.</param>
 public sealed record OffCpuResult(IReadOnlyList<BlockedStack> Stacks, double PreemptedMs, double WakeLatencyMs, string Source)
 {
-    /// <summary>Σ blocked ms.</summary>
     public double BlockedMs => Stacks.Sum(s => s.BlockedMs);
 
     /// <summary>Σ blocked ms outside database waits and wake-up latency.</summary>

@@ -13,7 +13,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>The <c>probe analyze</c> command: builds the report of a capture bundle.</summary>
 public static class AnalyzeCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var bundleArg = new Argument<string?>("bundle") { Description = "Capture bundle folder or .zip.", Arity = ArgumentArity.ZeroOrOne };

@@ -10,7 +10,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe capture</c>: runs a workload at a 1-session baseline and N sessions while collecting CPU stacks, waits and counters into a bundle.</summary>
 public static class CaptureCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("capture", "Run a workload (baseline, then N sessions) and capture CPU stacks, waits and counters into a bundle, then analyse it.");

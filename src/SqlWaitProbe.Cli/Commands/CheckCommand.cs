@@ -43,7 +43,6 @@ public static class CheckCommand
     private static readonly Option<string> Format = JsonFormatOption.Create(
         "text, or json for scripts: the server, version, login, ready (true when every required item is there; the exit code says the same) and each item with ok, required, status and fix; with --dry-run, the statements.");
 
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("check", "Connect to a server and report its version and whether the probe's permissions (VIEW SERVER STATE, ALTER ANY EVENT SESSION, …) or extensions are there.");

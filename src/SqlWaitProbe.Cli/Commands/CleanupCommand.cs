@@ -18,7 +18,6 @@ public static class CleanupCommand
     private static readonly Option<string> Format = JsonFormatOption.Create(
         "text, or json for scripts: the private folder, each leftover run (kind, description, what removing it touches, and the result or error) and what was left alone.");
 
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("cleanup", "Find and remove what killed probe runs of this user left behind, as recorded in the probe's private folder: "

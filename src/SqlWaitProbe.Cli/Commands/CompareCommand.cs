@@ -11,7 +11,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>The <c>probe compare</c> command: sets two or more capture bundles side by side, per execution.</summary>
 public static class CompareCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var bundles = new Argument<string[]>("bundles") { Description = "Two or more capture bundles (folders or .zip), the first being the reference every Δ is taken from.", Arity = ArgumentArity.OneOrMore };

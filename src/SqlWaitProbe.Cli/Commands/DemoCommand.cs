@@ -21,7 +21,6 @@ public static class DemoCommand
     private static readonly Option<string> Format = CaptureCommand.CreateFormat();
     private static readonly Option<bool> Force = new("--force") { Description = "Write into an -o folder that is not empty and is not a bundle; its files stay as they are and are never listed (an existing bundle is never overwritten)." };
 
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 20 seconds, and show what the report finds.");

@@ -12,7 +12,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>The <c>probe pack</c> command: verifies a bundle and zips it with its report for a ticket.</summary>
 public static class PackCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };

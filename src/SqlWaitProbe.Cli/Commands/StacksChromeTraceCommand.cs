@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks chrome-trace</c>: Chrome Trace Event JSON, which Perfetto and chrome://tracing open as a flame chart.</summary>
 public static class StacksChromeTraceCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console) => StacksConversion.Create(
         console,
         "chrome-trace",

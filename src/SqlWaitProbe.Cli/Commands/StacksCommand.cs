@@ -6,7 +6,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary>The <c>probe stacks</c> command: fold, draw, diff, convert and break down CPU stacks from perf or folded files.</summary>
 public static class StacksCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("stacks", "Work with CPU stacks from perf script, folded or speedscope files: fold, draw flame graphs, diff two profiles, convert to speedscope, pprof or Chrome trace, show module shares and callers/callees.");

@@ -11,7 +11,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks diff</c>: a differential flame graph of two profiles, or the two-column folded form.</summary>
 public static class StacksDiffCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var before = StacksArguments.Input("before", "The first profile, e.g. the 1-session baseline: " + StacksArguments.InputDescription);

@@ -8,7 +8,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks flamegraph</c>: an interactive, self-contained SVG flame graph.</summary>
 public static class StacksFlameGraphCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();

@@ -11,7 +11,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks focus</c>: callers and callees of the frames matching a pattern.</summary>
 public static class StacksFocusCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var focus = new Option<string>("--focus") { Description = "Frames to focus on: 'module!symbol' glob with *, or a plain substring", Required = true };

@@ -8,7 +8,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks fold</c>: folded stacks, the same stacks and weights inferno-collapse-perf writes.</summary>
 public static class StacksFoldCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var input = StacksArguments.Input();

@@ -9,7 +9,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks modules</c>: each module's exclusive (leaf) and inclusive share of each process's samples.</summary>
 public static class StacksModulesCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         return StacksReportCommand.Create(

@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks pprof</c>: pprof's gzipped profile.proto, for go tool pprof, Pyroscope and other pprof readers.</summary>
 public static class StacksPprofCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console) => StacksConversion.Create(
         console,
         "pprof",

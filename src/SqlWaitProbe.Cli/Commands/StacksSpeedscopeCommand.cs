@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe stacks speedscope</c>: a speedscope JSON file, one sampled profile per process.</summary>
 public static class StacksSpeedscopeCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console) => StacksConversion.Create(
         console,
         "speedscope",

@@ -17,7 +17,6 @@ public static class WorkloadsCommand
     private static readonly Option<string> Format = new("--format") { Description = "Output format: table or json.", DefaultValueFactory = _ => "table" };
     private static readonly Option<double?> Scale = new("--scale") { Description = "Data size the SQL is shown for, above 0 and at most 100 (default per engine)." };
 
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("workloads", "List the built-in workloads or show one with its exact SQL.");

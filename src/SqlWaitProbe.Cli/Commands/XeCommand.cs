@@ -10,7 +10,6 @@ namespace SqlWaitProbe.Cli.Commands;
 /// <summary><c>probe xe read FILE.xel</c>: a user's own extended-event files as CSV or JSON, read without a server.</summary>
 public static class XeCommand
 {
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var file = new Argument<string>("file") { Description = "An extended-event file (.xel) written by an event_file target" };

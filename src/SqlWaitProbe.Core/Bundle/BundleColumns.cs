@@ -135,7 +135,6 @@ public static class BundleColumns
     {
         /// <summary><c>session</c> (the workload's sessions) or <c>server</c> (server-wide).</summary>
         public const string Scope = "scope";
-        /// <summary>Wait type.</summary>
         public const string WaitType = "wait_type";
         /// <summary>Wait category.</summary>
         public const string Category = "category";
@@ -327,13 +326,10 @@ public static class BundleColumns
         {
             /// <summary>The spinlock's name, the key.</summary>
             public const string Name = "name";
-            /// <summary>Collisions.</summary>
             public const string Collisions = "collisions";
-            /// <summary>Spins.</summary>
             public const string Spins = "spins";
             /// <summary>Backoff sleep time, ms.</summary>
             public const string SleepTime = "sleep_time";
-            /// <summary>Backoffs.</summary>
             public const string Backoffs = "backoffs";
             /// <summary>Key columns.</summary>
             public static readonly string[] Keys = [Name];

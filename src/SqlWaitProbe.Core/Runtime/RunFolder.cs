@@ -29,7 +29,6 @@ public sealed class RunFolder : IDisposable
     /// <summary>capture, analyze or pack.</summary>
     public string Kind { get; }
 
-    /// <summary>The run id.</summary>
     public string RunId { get; }
 
     /// <summary>True once the folder was deleted.</summary>

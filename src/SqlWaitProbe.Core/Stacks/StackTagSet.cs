@@ -18,7 +18,6 @@ public sealed class StackTagSet
         Rules = rules;
     }
 
-    /// <summary>Set name.</summary>
     public string Name { get; }
 
     /// <summary>Rules in file order.</summary>

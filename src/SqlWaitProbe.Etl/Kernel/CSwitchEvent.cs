@@ -9,7 +9,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 internal readonly record struct CSwitchEvent(int NewThreadId, int OldThreadId, sbyte NewThreadPriority, sbyte OldThreadPriority,
     sbyte OldThreadWaitReason, sbyte OldThreadWaitMode, sbyte OldThreadState, uint NewThreadWaitTime)
 {
-    /// <summary>Decodes the payload.</summary>
     public static CSwitchEvent Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "Thread/CSwitch");

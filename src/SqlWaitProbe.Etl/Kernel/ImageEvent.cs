@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct ImageEvent(ulong ImageBase, ulong ImageSize, int ProcessId, uint CheckSum, uint TimeDateStamp, string FileName)
 {
-    /// <summary>Decodes the payload.</summary>
     public static ImageEvent Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "Image");

@@ -10,7 +10,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct ProcessEvent(int ProcessId, int ParentId, string ImageFileName)
 {
-    /// <summary>Decodes the payload.</summary>
     public static ProcessEvent Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "Process");

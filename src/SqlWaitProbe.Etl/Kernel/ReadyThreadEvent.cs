@@ -6,7 +6,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct ReadyThreadEvent(int ThreadId, sbyte AdjustReason, sbyte AdjustIncrement, sbyte Flag)
 {
-    /// <summary>Decodes the payload.</summary>
     public static ReadyThreadEvent Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "Thread/ReadyThread");

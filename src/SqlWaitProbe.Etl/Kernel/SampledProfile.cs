@@ -8,7 +8,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct SampledProfile(ulong InstructionPointer, int ThreadId, bool NonProcess)
 {
-    /// <summary>Decodes the payload.</summary>
     public static SampledProfile Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "PerfInfo/SampledProfile");

@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct StackKeyReference(long EventTimestamp, int ProcessId, int ThreadId, ulong Key)
 {
-    /// <summary>Decodes the payload.</summary>
     public static StackKeyReference Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, record.Type == KernelGroup.StackKeyUser ? "StackWalk/StackKeyUser" : "StackWalk/StackKeyKernel");

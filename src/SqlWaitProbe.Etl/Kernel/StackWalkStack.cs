@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct StackWalkStack(long EventTimestamp, int ProcessId, int ThreadId, ulong[] Frames)
 {
-    /// <summary>Decodes the payload.</summary>
     public static StackWalkStack Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "StackWalk/Stack");

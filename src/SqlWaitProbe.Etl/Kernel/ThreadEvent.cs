@@ -6,7 +6,6 @@ namespace SqlWaitProbe.Etl.Kernel;
 /// </summary>
 internal readonly record struct ThreadEvent(int ProcessId, int ThreadId)
 {
-    /// <summary>Decodes the payload.</summary>
     public static ThreadEvent Parse(in Format.EtlRecord record)
     {
         var p = new PayloadReader(record, "Thread");

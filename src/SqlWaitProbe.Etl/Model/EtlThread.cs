@@ -11,7 +11,6 @@ internal sealed class EtlThread(int id, EtlProcess process)
     /// <summary>The thread id.</summary>
     public int Id { get; } = id;
 
-    /// <summary>Its process.</summary>
     public EtlProcess Process { get; } = process;
 
     /// <summary>Events whose kernel-mode stack is known and whose user-mode part has not come yet, oldest first.</summary>

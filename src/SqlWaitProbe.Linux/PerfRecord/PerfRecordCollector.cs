@@ -26,7 +26,6 @@ public sealed class PerfRecordCollector : ICollector
     private Stopwatch? _window;
     private Proc.ProcessTreeRecorder? _processes;
 
-    /// <summary>Creates the collector.</summary>
     public PerfRecordCollector(PerfRecordOptions options)
     {
         _options = options;

@@ -46,7 +46,6 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     /// <summary>The server's folder (data, socket, log).</summary>
     public string RootFolder { get; }
 
-    /// <summary>The data folder.</summary>
     public string DataFolder => Path.Combine(RootFolder, "data");
 
     /// <summary>The private Unix socket folder.</summary>

@@ -8,7 +8,6 @@ namespace SqlWaitProbe.Reporting.Output;
 /// </summary>
 public abstract record ReportBlock
 {
-    /// <summary>A paragraph.</summary>
     public static ParagraphBlock Paragraph(string text) => new(text);
 
     /// <summary>A bulleted list.</summary>

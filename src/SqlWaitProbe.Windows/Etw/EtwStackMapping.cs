@@ -5,7 +5,6 @@ namespace SqlWaitProbe.Windows.Etw;
 /// <summary>The result of mapping recorded ETW samples into the bundle's stack model.</summary>
 public sealed class EtwStackMapping
 {
-    /// <summary>Creates the result.</summary>
     public EtwStackMapping(
         StackProfile profile,
         IReadOnlyList<StackSample> samples,
