@@ -49,6 +49,9 @@ public sealed record AnalysisResult
     /// <summary>Callers/callees of the focus pattern per phase, when asked for.</summary>
     public IReadOnlyList<(string Phase, CallerCalleeResult View)> Focus { get; init; } = [];
 
+    /// <summary>Each phase's statements and blocking, for the phases whose bundle files have them, in the order the phases ran.</summary>
+    public IReadOnlyList<Statements.PhaseStatements> Statements { get; init; } = [];
+
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];
 

@@ -84,9 +84,11 @@ public static class BundleAnalyzer
             CallPathsModule = pathsModule,
             CallPathsWhy = pathsWhy,
             Correlations = phases.SelectMany(SeriesCorrelation.Compute).ToArray(),
+            Statements = phases.Select(Statements.StatementLedger.Compute).OfType<Statements.PhaseStatements>().ToArray(),
             Focus = focusViews,
             DataQuality = DataQualityNotes(bundle, phases),
         };
+        result = result with { DataQuality = [.. result.DataQuality, .. Statements.StatementNotes.Describe(result.Statements)] };
         var withFindings = result with { Findings = CaptureRules.Evaluate(result) };
         var withVerdicts = withFindings with { Verdicts = PhaseVerdicts.Of(withFindings) };
         return withVerdicts with { ModuleSections = [.. modules.Collectors.SelectMany(m => m.Sections(withVerdicts))] };

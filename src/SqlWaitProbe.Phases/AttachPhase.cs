@@ -50,7 +50,7 @@ public static class AttachPhase
 
         phase.EndUtc = DateTime.UtcNow;
         progress.Report("attach window over: stopping collectors");
-        await CollectorLifecycle.StopAsync(started, phase, outcomes, interrupted ? PhaseRunner.InterruptedStopBudget : PhaseRunner.StopBudget, redact);
+        await CollectorLifecycle.StopAsync(started, phase, outcomes, interrupted ? PhaseRunner.InterruptedStopBudget : PhaseRunner.StopBudget, redact, interrupted);
         if (phase.AllSessions().Count > 0)
         {
             PhaseFiles.WriteSessions(phase);

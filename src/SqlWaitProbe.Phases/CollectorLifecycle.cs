@@ -33,7 +33,7 @@ internal static class CollectorLifecycle
     }
 
     /// <summary>Stops the started collectors within <paramref name="limit"/> and adds their outcomes.</summary>
-    public static async Task StopAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit, Func<string, string> redact)
+    public static async Task StopAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit, Func<string, string> redact, bool interrupted = false)
     {
         // Collectors stop on their own clock: the capture's token may already be cancelled by Ctrl+C.
         using var budget = new CancellationTokenSource(limit);
@@ -56,5 +56,21 @@ internal static class CollectorLifecycle
                 outcomes.Add(outcome);
             }
         }));
+        if (interrupted)
+        {
+            return;
+        }
+
+        foreach (var after in started.OfType<IAfterPhase>())
+        {
+            try
+            {
+                await after.AfterPhaseAsync(context, budget.Token);
+            }
+            catch (Exception e)
+            {
+                Log.Warning("collector {Collector} failed after the phase: {Error}", ((ICollector)after).Name, redact(e.Message));
+            }
+        }
     }
 }

@@ -174,7 +174,7 @@ public sealed class PhaseRunner
             }
 
             await (stopping is null
-                ? StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget)
+                ? StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget, interrupted: true)
                 : Task.WhenAny(stopping, Task.Delay(InterruptedStopBudget, CancellationToken.None)));
             await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
             Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: true);
@@ -344,8 +344,8 @@ public sealed class PhaseRunner
     private static Task StartCollectorsAsync(IReadOnlyList<ICollector> collectors, PhaseContext context, List<ICollector> started, List<CollectorOutcome> outcomes, CancellationToken cancellationToken) =>
         CollectorLifecycle.StartAsync(collectors, context, started, outcomes, static m => m, cancellationToken);
 
-    private static Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit) =>
-        CollectorLifecycle.StopAsync(started, context, outcomes, limit, static m => m);
+    private static Task StopCollectorsAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit, bool interrupted = false) =>
+        CollectorLifecycle.StopAsync(started, context, outcomes, limit, static m => m, interrupted);
 
     // Once a second: where the phase stands. After its window closes, executions still running are counted apart: the
     // phase measures them up to its end.

@@ -11,5 +11,7 @@ public static class PostgresCollectors
     [
         new PgWaitsModule(),
         new PgStatDatabaseModule(),
+        new Statements.PgStatementsModule(),
+        new Statements.PgPlanModule(),
     ];
 }

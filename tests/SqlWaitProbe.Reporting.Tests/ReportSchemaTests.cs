@@ -68,6 +68,66 @@ public sealed class ReportSchemaTests
         }
     }
 
+    /// <summary>
+    /// A PostgreSQL capture's statement files as the collectors write them: one session computing statement 111 (whose
+    /// recorded plan sorts on disk), one waiting 0.5 s behind pid 900, idle in its transaction after statement 222.
+    /// </summary>
+    public static CraftedBundle StatementCapture()
+    {
+        var b = new CraftedBundle("postgres", "postgres", workload: "sql").Phase("load", 2, 4, 200)
+            .StatementText("load", "111", "SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY md5(g::text)) AS r FROM generate_series(1, 200000) g) s")
+            .StatementText("load", "222", "UPDATE t SET v = v + 1 WHERE id = 1")
+            .StatementText("load", "333", "UPDATE t SET v = v + 2 WHERE id = 1")
+            .StatementStat("load", "111", "SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY md5(g::text)) AS r FROM generate_series($1, $2) g) s", 4, 790, rows: 4, spillPages: 4800)
+            .StatementStat("load", "333", "UPDATE t SET v = v + $1 WHERE id = $2", 1, 500, rows: 1)
+            .Raw(BundlePaths.StatementPlan("load", "111", "json"), File.ReadAllText(TestData.Path("plans/pg15-window-sort-spill.json")));
+        for (var i = 0; i < 80; i++)
+        {
+            b.Activity("load", i * 10, 1, 501, "active", "111");
+        }
+
+        for (var i = 0; i < 50; i++)
+        {
+            b.Activity("load", i * 10, 2, 502, "active", "333", "Lock:transactionid", "900");
+            b.Activity("load", i * 10, null, 900, "idle in transaction", "222", "Client:ClientRead");
+        }
+
+        for (var i = 0; i <= 8; i++)
+        {
+            b.SessionReading("load", 1, i * 100, i * 95, i * 3);
+            b.SessionReading("load", 2, i * 100, 0, 0);
+        }
+
+        return b;
+    }
+
+    [Fact]
+    public async Task Statements_and_blocking_of_a_postgres_capture_validate_and_read_as_a_user_checks_them()
+    {
+        var root = StatementCapture().Write();
+        using var bundle = CaptureBundle.Open(root);
+        var output = Path.Combine(root, "report");
+        var result = await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
+
+        Assert.Empty(result.Failures);
+        var json = File.ReadAllText(Path.Combine(output, "findings.json"));
+        AssertValid(Schema("findings.schema.json"), json);
+        using var doc = JsonDocument.Parse(json);
+        var sort = doc.RootElement.GetProperty("statements").EnumerateArray().First();
+        Assert.Equal("111", sort.GetProperty("statement").GetString());
+        Assert.Equal(800, sort.GetProperty("sessionMs").GetDouble(), 3);
+        Assert.Equal(4800, sort.GetProperty("spills").GetDouble());
+        Assert.Equal("phases/load/statements/plans/q111.json", sort.GetProperty("planFile").GetString());
+        var blocker = doc.RootElement.GetProperty("blocking").EnumerateArray().Single();
+        Assert.Equal(("900", 1, 500.0), (blocker.GetProperty("blockerSession").GetString(), blocker.GetProperty("blockedSessions").GetInt32(), blocker.GetProperty("blockedMs").GetDouble()));
+
+        var report = File.ReadAllText(Path.Combine(output, "report.md"));
+        Assert.Contains("Session 900 (statement UPDATE t SET v = v + 1 WHERE id = 1) held the lock that 1 session(s) waited 0.5 s for", report);
+        Assert.Contains("one statement takes 62% of the session time: SELECT max(r) FROM", report);
+        Assert.Contains("Sort: external merge", report);
+        Assert.Contains("| 900 | idle in transaction | UPDATE t SET v = v + 1 WHERE id = 1 | 1 | 500 |", report);
+    }
+
     [Fact]
     public async Task Comparison_json_validates_against_the_schema()
     {

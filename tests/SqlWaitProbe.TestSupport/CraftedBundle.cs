@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Core.Engines;
 
 namespace SqlWaitProbe.TestSupport;
@@ -168,6 +169,22 @@ public sealed class CraftedBundle
         _reason = reason;
         return this;
     }
+
+    /// <summary>Adds an activity.csv row: a session (null: a blocker outside the watched ones) sampled at <paramref name="ms"/>.</summary>
+    public CraftedBundle Activity(string phase, double ms, int? session, int pid, string state, string? statement, string? waitType = null, string? blockedBy = null, double sampleMs = 10) =>
+        Line(BundlePaths.Activity(phase), BundleColumns.Header(BundleColumns.Activity.All),
+            Csv.Line(N(ms), session?.ToString(CultureInfo.InvariantCulture), pid.ToString(CultureInfo.InvariantCulture), state, statement, waitType, blockedBy, N(sampleMs)));
+
+    /// <summary>Adds a statements/texts.csv row.</summary>
+    public CraftedBundle StatementText(string phase, string statement, string text) =>
+        Line(BundlePaths.StatementTexts(phase), BundleColumns.Header(BundleColumns.StatementTexts.All), Csv.Line(statement, StatementKeyIsText(statement) ? null : statement, text));
+
+    /// <summary>Adds a statements/statements.csv row with PostgreSQL's columns (the grants, CPU and DOP empty).</summary>
+    public CraftedBundle StatementStat(string phase, string statement, string text, long executions, double elapsedMs, long rows = 0, long spillPages = 0) =>
+        Line(BundlePaths.StatementStats(phase), BundleColumns.Header(BundleColumns.Statements.All),
+            Csv.Line(statement, statement, null, text, N(executions), N(elapsedMs), null, N(rows), N(rows * 2), "0", "0", N(spillPages), null, null, null, null, null));
+
+    private static bool StatementKeyIsText(string statement) => statement.StartsWith("text:", StringComparison.Ordinal);
 
     /// <summary>Adds or replaces a raw file (text as given).</summary>
     public CraftedBundle Raw(string relative, string text)

@@ -19,6 +19,8 @@ public static class CaptureRules
         new DominantWaitRule(),
         new ClientWaitsRule(),
         new NotServerWaitsRule(),
+        new HeadBlockerRule(),
+        new TopStatementRule(),
         new HighRunQueueRule(),
         new OtherProcessesCpuRule(),
         new OffCpuBlockedRule(),

@@ -53,6 +53,7 @@ public static class BundleReader
                 : ReadExecutions(bundle, BundlePaths.Executions(name), phase.WindowMs),
             Sessions = ReadSessions(bundle, BundlePaths.Sessions(name)),
             Waits = ReadWaits(bundle, BundlePaths.Waits(name)),
+            Statements = Statements.StatementReader.Read(bundle, name),
             OffCpu = OffCpuReader.Read(bundle, name),
             Series = ReadSeries(bundle, BundlePaths.Series(name), phase.StartUtc),
             Stacks = ReadStacks(bundle, BundlePaths.Stacks(name), cancellationToken) ?? ReadSpeedscopeStacks(bundle, BundlePaths.SpeedscopeStacks(name)),

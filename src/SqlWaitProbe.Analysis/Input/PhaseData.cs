@@ -39,6 +39,9 @@ public sealed record PhaseData
     /// <summary>activity.csv's rows of watched sessions (attach mode), in file order: every poll that showed one not idle.</summary>
     public IReadOnlyList<SessionPoll>? Polls { get; init; }
 
+    /// <summary>activity.csv and statements/*: the sessions' statements, their counters and plans.</summary>
+    public Statements.StatementInput? Statements { get; init; }
+
     /// <summary>offcpu/intervals.csv and offcpu/stacks.csv.</summary>
     public OffCpuData? OffCpu { get; init; }
 

@@ -99,6 +99,50 @@ public static class BundleColumns
         public static readonly string[] All = [Ms, Session, Pid, State, Statement, WaitType, BlockedBy, SampleMs];
     }
 
+    /// <summary>
+    /// <c>statements/statements.csv</c>: each statement's counters over the phase from the server's own statistics
+    /// (PostgreSQL <c>pg_stat_statements</c>, SQL Server <c>sys.dm_exec_query_stats</c>), all sessions together.
+    /// </summary>
+    public static class Statements
+    {
+        /// <summary>The statement's key.</summary>
+        public const string Statement = "statement";
+        /// <summary>The server's statement id (<c>queryid</c>, <c>query_hash</c>).</summary>
+        public const string QueryId = "query_id";
+        /// <summary>The id of its plan's shape (SQL Server <c>query_plan_hash</c>), when the server has one.</summary>
+        public const string PlanHash = "plan_hash";
+        /// <summary>Its text as the statistics keep it (PostgreSQL: normalised, constants as <c>$1</c>).</summary>
+        public const string Text = "text";
+        /// <summary>Executions finished in the phase.</summary>
+        public const string Executions = "executions";
+        /// <summary>Their elapsed time, ms.</summary>
+        public const string ElapsedMs = "elapsed_ms";
+        /// <summary>Their CPU time, ms, when the server measures it per statement (SQL Server worker time); empty otherwise.</summary>
+        public const string CpuMs = "cpu_ms";
+        /// <summary>Rows returned or changed.</summary>
+        public const string Rows = "rows";
+        /// <summary>Pages read from the buffer pool, found there or not.</summary>
+        public const string LogicalReads = "logical_reads";
+        /// <summary>Pages read from storage.</summary>
+        public const string PhysicalReads = "physical_reads";
+        /// <summary>Pages written.</summary>
+        public const string PageWrites = "page_writes";
+        /// <summary>Pages spilled to temporary storage (PostgreSQL <c>temp_blks_written</c>, SQL Server <c>total_spills</c>).</summary>
+        public const string SpillPages = "spill_pages";
+        /// <summary>Memory grant asked for, KB, largest of the phase (SQL Server); empty otherwise.</summary>
+        public const string GrantRequestedKb = "grant_requested_kb";
+        /// <summary>Memory grant given, KB, largest of the phase (SQL Server).</summary>
+        public const string GrantGrantedKb = "grant_granted_kb";
+        /// <summary>Memory grant used, KB, largest of the phase (SQL Server).</summary>
+        public const string GrantUsedKb = "grant_used_kb";
+        /// <summary>Largest grant any execution had since the plan was cached, KB (SQL Server <c>max_grant_kb</c>).</summary>
+        public const string GrantMaxKb = "grant_max_kb";
+        /// <summary>Degree of parallelism used, largest of the phase (SQL Server <c>max_dop</c>; PostgreSQL: from the plan).</summary>
+        public const string Dop = "dop";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Statement, QueryId, PlanHash, Text, Executions, ElapsedMs, CpuMs, Rows, LogicalReads, PhysicalReads, PageWrites, SpillPages, GrantRequestedKb, GrantGrantedKb, GrantUsedKb, GrantMaxKb, Dop];
+    }
+
     /// <summary><c>statements/texts.csv</c>: the text of every statement the samples name.</summary>
     public static class StatementTexts
     {

@@ -39,6 +39,19 @@ public static class BundlePaths
     /// <summary>The text of every statement the samples name: <c>statement,query_id,text</c>.</summary>
     public static string StatementTexts(string phase) => Statements(phase) + "/texts.csv";
 
+    /// <summary>Each statement's counters over the phase from the server's statistics (<see cref="BundleColumns.Statements"/>).</summary>
+    public static string StatementStats(string phase) => Statements(phase) + "/statements.csv";
+
+    /// <summary>The folder of the statements' plans.</summary>
+    public static string StatementPlans(string phase) => Statements(phase) + "/plans";
+
+    /// <summary>
+    /// The plan of the statement <paramref name="key"/>: <c>.json</c> (PostgreSQL <c>EXPLAIN (FORMAT JSON)</c>) or
+    /// <c>.sqlplan</c> (SQL Server showplan XML); the key is made a file name (<c>q</c> first, <c>:</c> as <c>-</c>).
+    /// </summary>
+    public static string StatementPlan(string phase, string key, string extension) =>
+        StatementPlans(phase) + "/q" + key.Replace(':', '-') + "." + extension;
+
     /// <summary>Wait totals: <c>scope,wait_type,category,wait_ms,signal_ms,waiting_tasks</c>.</summary>
     public static string Waits(string phase) => Phase(phase) + "/waits.csv";
 

@@ -27,8 +27,31 @@ internal sealed class ActivityRecorder
     /// <param name="BlockedBy">The pids <c>pg_blocking_pids</c> named for a lock wait.</param>
     public sealed record Row(DateTime Utc, int Pid, int? Session, string State, string? WaitType, long? QueryId, string? Text, int[]? BlockedBy);
 
-    /// <summary>The time one sample stands for, ms.</summary>
+    private readonly List<DateTime> _polls = [];
+
+    /// <summary>The mean interval between polls, ms: what a sample stands for when its poll has no neighbour.</summary>
     public double SampleMs { get; set; } = 10;
+
+    /// <summary>Records that a poll ran at <paramref name="utc"/> (with rows or none).</summary>
+    public void Polled(DateTime utc) => _polls.Add(utc);
+
+    /// <summary>
+    /// The time a sample of the poll at <paramref name="utc"/> stands for: half the way to the poll before and half
+    /// the way to the one after. Polls run late while the machine is busy — most of all while the sessions
+    /// themselves keep the CPUs busy — so a fixed weight would under-count busy statements against sleeping ones.
+    /// </summary>
+    public double WeightOf(DateTime utc)
+    {
+        var i = _polls.BinarySearch(utc);
+        if (i < 0 || _polls.Count < 2)
+        {
+            return SampleMs;
+        }
+
+        var before = i > 0 ? (_polls[i] - _polls[i - 1]).TotalMilliseconds : (_polls[i + 1] - _polls[i]).TotalMilliseconds;
+        var after = i < _polls.Count - 1 ? (_polls[i + 1] - _polls[i]).TotalMilliseconds : before;
+        return (before + after) / 2;
+    }
 
     /// <summary>Every row so far.</summary>
     public IReadOnlyList<Row> Rows => _rows;
@@ -80,9 +103,9 @@ internal sealed class ActivityRecorder
         Core.Files.AtomicFile.WriteText(phase.PathFor(BundlePaths.Activity(phase.Name)), writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.Activity.All) + "\n");
-            var sampleMs = Csv.Number(SampleMs);
             foreach (var row in _rows)
             {
+                var sampleMs = Csv.Number(WeightOf(row.Utc));
                 var key = KeyOf(row);
                 if (key is not null && row.Text is not null && !texts.ContainsKey(key))
                 {

@@ -76,7 +76,7 @@ public sealed class PgStatDatabaseCollector : ICollector
     {
         // Statistics are cached per transaction; clear the snapshot so each read is fresh.
         await using var cmd = new NpgsqlCommand(
-            "SELECT pg_stat_clear_snapshot(); SELECT " + string.Join(", ", Counters.Select(c => c + "::bigint")) + " FROM pg_stat_database WHERE datname = current_database()", connection);
+            Statements.PgMonitorSql.Mark + "SELECT pg_stat_clear_snapshot(); " + Statements.PgMonitorSql.Mark + "SELECT " + string.Join(", ", Counters.Select(c => c + "::bigint")) + " FROM pg_stat_database WHERE datname = current_database()", connection);
         await using var reader = await cmd.ExecuteReaderAsync(token);
         await reader.NextResultAsync(token);
         var values = new long[Counters.Length];

@@ -73,7 +73,7 @@ public sealed class PgWaitsCollector : ICollector
     {
         var queryId = hasQueryId ? "query_id" : "NULL::bigint AS query_id";
         var outerQueryId = hasQueryId ? "a.query_id" : "NULL::bigint";
-        return "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", left(query, 4096) AS query, "
+        return Statements.PgMonitorSql.Mark + "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", left(query, 4096) AS query, "
             + "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END AS blockers "
             + "FROM pg_stat_activity WHERE pid = ANY(@pids) AND state IS DISTINCT FROM 'idle') "
             + "SELECT pid, state, wait_event_type, wait_event, query_id, query, blockers FROM watched "
@@ -93,7 +93,7 @@ public sealed class PgWaitsCollector : ICollector
         ArgumentNullException.ThrowIfNull(filter);
         var queryId = hasQueryId ? "query_id" : "NULL::bigint AS query_id";
         var outerQueryId = hasQueryId ? "a.query_id" : "NULL::bigint";
-        return "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", "
+        return Statements.PgMonitorSql.Mark + "WITH watched AS (SELECT pid, state, wait_event_type, wait_event, " + queryId + ", "
             + "CASE WHEN state IS DISTINCT FROM 'idle' THEN left(query, 4096) END AS query, "
             + "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END AS blockers, backend_start "
             + "FROM pg_stat_activity WHERE backend_type = 'client backend' AND " + filter.Predicate + ") "
@@ -112,7 +112,7 @@ public sealed class PgWaitsCollector : ICollector
         {
             // Its own connection: the activity poll keeps the other one busy every 10 ms.
             _profileConnection = await OpenAsync(cancellationToken);
-            await using (var cmd = new NpgsqlCommand("SELECT current_setting('pg_wait_sampling.profile_period')", _profileConnection))
+            await using (var cmd = new NpgsqlCommand(Statements.PgMonitorSql.Marked("SELECT current_setting('pg_wait_sampling.profile_period')"), _profileConnection))
             {
                 _profilePeriodMs = Csv.ParseDouble((string?)await cmd.ExecuteScalarAsync(cancellationToken), 10);
             }
@@ -242,6 +242,7 @@ public sealed class PgWaitsCollector : ICollector
             }
 
             _lastPollUtc = utc;
+            _activity.Polled(utc);
             _polls++;
             return true;
         }
@@ -254,7 +255,7 @@ public sealed class PgWaitsCollector : ICollector
 
     private void TallyActivity(TimeSpan elapsed)
     {
-        // Each sample stands for the actual mean interval between polls, not the nominal 10 ms.
+        // A poll with no poll around it stands for the actual mean interval between polls, not the nominal 10 ms.
         _activity.SampleMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : elapsed.TotalMilliseconds / _polls;
         var expected = (long)(elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
         _lateOrFailed = Math.Max(0, expected - _polls);
@@ -270,8 +271,9 @@ public sealed class PgWaitsCollector : ICollector
         {
             if (row.Session is { } session && row.WaitType is { } type && (_states is null ? row.State == "active" : BackendActivity.IsBusy(row.State)))
             {
-                _tally.Add(row.Utc, type, 1, _activity.SampleMs);
-                _samples.Add((row.Utc, session, type, _activity.SampleMs, _activity.KeyOf(row)));
+                var ms = _activity.WeightOf(row.Utc);
+                _tally.Add(row.Utc, type, 1, ms);
+                _samples.Add((row.Utc, session, type, ms, _activity.KeyOf(row)));
             }
         }
     }
@@ -340,7 +342,7 @@ public sealed class PgWaitsCollector : ICollector
         // ClientRead (idle between executions, outside the driver's timed calls) is left out as
         // pg_stat_activity sampling leaves out idle backends.
         await using var cmd = new NpgsqlCommand(
-            "SELECT event_type, event, coalesce(queryid, 0), sum(count)::bigint FROM pg_wait_sampling_profile "
+            Statements.PgMonitorSql.Mark + "SELECT event_type, event, coalesce(queryid, 0), sum(count)::bigint FROM pg_wait_sampling_profile "
             + "WHERE pid = ANY(@pids) AND event IS NOT NULL AND NOT (event_type = 'Client' AND event = 'ClientRead') GROUP BY event_type, event, queryid", connection);
         cmd.Parameters.AddWithValue("pids", pids);
         var result = new Dictionary<(string Type, long QueryId), long>();

@@ -138,7 +138,12 @@ public sealed class PostgresEngine : IEngine
     public IReadOnlyList<ICollector> CollectorsFor(PhaseContext phase)
     {
         var info = _info ?? throw new InvalidOperationException("PrepareServerAsync first");
-        var run = new PostgresRun(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach);
+        var run = new PostgresRun(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach)
+        {
+            HasStatementStats = info.HasStatementStats,
+            VersionNumber = info.VersionNumber,
+            Workload = _settings.Attach is null ? Workload : null,
+        };
         return [.. PostgresCollectors.All.Where(m => m.Runs(run)).Select(m => m.Create(run, phase))];
     }
 

@@ -45,6 +45,7 @@ public static class CaptureDocument
         sections.Add(Findings(a));
         sections.Add(new ReportSection("ledger", "Time ledger per phase", 2, []));
         sections.AddRange(a.Ledgers.SelectMany(Ledger));
+        sections.AddRange(StatementSection.Build(a));
         AddGrowth(sections, a);
         AddScalabilityAndPaths(sections, a);
         AddFigures(sections, charts ?? [], flameGraphs ?? []);

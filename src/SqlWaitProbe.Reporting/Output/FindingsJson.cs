@@ -29,8 +29,16 @@ public static class FindingsJson
             [.. a.Correlations.Select(c => new CorrelationEntry(c.Phase, c.KernelSeries, c.Series, c.R, c.Points))],
             [.. a.Verdicts.Select(v => new VerdictEntry(v.Phase, v.Text, v.Next, v.FindingId))],
             Findings(a.Findings),
-            [.. a.DataQuality.Concat(reportNotes)]);
+            [.. a.DataQuality.Concat(reportNotes)],
+            [.. a.Statements.SelectMany(p => p.Rows.Select(r => Statement(p.Phase, r)))],
+            [.. a.Statements.SelectMany(p => p.Blockers.Select(b => new BlockingEntry(p.Phase, b.Pid, b.Session, b.Statement, b.Text, b.State, b.BlockedSessions, b.BlockedMs)))]);
     }
+
+    private static StatementEntry Statement(string phase, Analysis.Statements.StatementRow r) => new(
+        phase, r.Key, r.QueryId, r.Text, r.Stats?.Executions, r.Stats?.ElapsedMs, r.Stats?.Rows, r.Stats?.LogicalReads, r.Stats?.PhysicalReads,
+        r.Stats?.SpillPages, r.Stats?.GrantGrantedKb, r.Stats?.Dop ?? r.Plan?.WorkersLaunched,
+        r.SessionMs, r.SessionShare, r.Waits.ToDictionary(w => w.Type, w => w.Ms, StringComparer.Ordinal), r.CpuMs, r.CpuSource, r.CpuErrorMs, r.RunQueueMs, r.UnaccountedMs,
+        r.Plan?.File, [.. r.Plan?.Notes.Select(n => n.ToString()) ?? (r.Plan?.Problem is { } problem ? [problem] : [])]);
 
     /// <summary>Findings as both JSON files write them.</summary>
     public static IReadOnlyList<FindingEntry> Findings(IReadOnlyList<Finding> findings) =>

@@ -1,0 +1,152 @@
+using System.Text.Json;
+using Npgsql;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Postgres.Embedded;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+/// <summary>
+/// Known answers for the statement table on the embedded PostgreSQL: which statement the CPU and the waits belong to,
+/// a sort that spills, and the head of a lock convoy seen in attach mode.
+/// </summary>
+[Collection(TimingCollection.Name)]
+public sealed class StatementCaptureTests
+{
+    // A nested loop over two small function scans: CPU only (no temp files, no I/O), about 50 ms.
+    private const string CpuStatement = "SELECT count(*) FROM generate_series(1, 300) a, generate_series(1, 1500) b WHERE a + b > 0";
+    private const string SleepStatement = "SELECT pg_sleep(0.04)";
+
+    [Fact]
+    public async Task Cpu_goes_to_the_busy_statement_and_waits_to_the_sleeping_one()
+    {
+        var folder = TestData.TempFolder();
+        var sql = Path.Combine(folder, "two.sql");
+        await File.WriteAllTextAsync(sql, CpuStatement + "; " + SleepStatement);
+        var dir = Path.Combine(folder, "bundle");
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--sql", sql, "--threads", "1", "--duration", "3s", "--cpu", "none", "-o", dir);
+        Assert.True(exit == 0, stderr);
+
+        var statements = Statements(dir, "load");
+        var busy = Assert.Single(statements, s => s.GetProperty("text").GetString()!.StartsWith("SELECT count(*) FROM generate_series", StringComparison.Ordinal));
+        var sleeping = Assert.Single(statements, s => s.GetProperty("text").GetString()!.StartsWith("SELECT pg_sleep", StringComparison.Ordinal));
+
+        // Known shares: the nested loop never waits and pg_sleep never computes, so all CPU is the first one's and
+        // every wait the second one's.
+        var cpuBusy = busy.GetProperty("cpuMs").GetDouble();
+        var cpuSleeping = sleeping.GetProperty("cpuMs").GetDouble();
+        Assert.True(cpuBusy / (cpuBusy + cpuSleeping) >= 0.95, $"busy statement's CPU {cpuBusy} ms, sleeping one's {cpuSleeping} ms");
+        var waitsBusy = Waits(busy);
+        var waitsSleeping = Waits(sleeping);
+        Assert.True(waitsSleeping / (waitsBusy + waitsSleeping) >= 0.95, $"sleeping statement's waits {waitsSleeping} ms, busy one's {waitsBusy} ms");
+        Assert.True(sleeping.GetProperty("waitsMs").GetProperty("Timeout:PgSleep").GetDouble() >= 0.95 * waitsSleeping);
+
+        // Its share of the sampled session time is the share of the server's own execution time, within 5 points.
+        var elapsedBusy = busy.GetProperty("elapsedMs").GetDouble();
+        var elapsedSleeping = sleeping.GetProperty("elapsedMs").GetDouble();
+        var known = elapsedBusy / (elapsedBusy + elapsedSleeping);
+        Assert.InRange(busy.GetProperty("sessionShare").GetDouble(), known - 0.05, known + 0.05);
+
+        // Each statement's ledger closes on its own session time.
+        foreach (var s in new[] { busy, sleeping })
+        {
+            var parts = Waits(s) + s.GetProperty("cpuMs").GetDouble() + s.GetProperty("runQueueMs").GetDouble() + s.GetProperty("unaccountedMs").GetDouble();
+            Assert.Equal(s.GetProperty("sessionMs").GetDouble(), parts, 3);
+        }
+
+        var report = await File.ReadAllTextAsync(Path.Combine(dir, "report", "report.md"));
+        Assert.Contains("## Statements", report);
+        Assert.Contains("| SELECT pg_sleep($1) |", report);
+        if (busy.GetProperty("sessionShare").GetDouble() >= 0.5)
+        {
+            Assert.Contains("one statement takes", report[..report.IndexOf("## Time ledger", StringComparison.Ordinal)]);
+        }
+    }
+
+    [Fact]
+    public async Task A_sort_that_spills_shows_in_its_plan_and_in_its_statement_row()
+    {
+        var folder = TestData.TempFolder();
+        var sql = Path.Combine(folder, "sort.sql");
+
+        // 200,000 md5 strings to sort for the window are more than the default 4 MB of work_mem: an external merge.
+        await File.WriteAllTextAsync(sql, "SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY md5(g::text)) AS r FROM generate_series(1, 200000) g) s");
+        var dir = Path.Combine(folder, "bundle");
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--sql", sql, "--threads", "1", "--duration", "2s", "--cpu", "none", "-o", dir);
+        Assert.True(exit == 0, stderr);
+
+        var sort = Assert.Single(Statements(dir, "load"), s => s.GetProperty("text").GetString()!.StartsWith("SELECT max(r) FROM (SELECT row_number()", StringComparison.Ordinal));
+        Assert.True(sort.GetProperty("spills").GetDouble() > 0, "spill pages " + sort.GetProperty("spills"));
+        var planFile = sort.GetProperty("planFile").GetString()!;
+        Assert.StartsWith("phases/load/statements/plans/q", planFile, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(dir, planFile)));
+        Assert.Contains(sort.GetProperty("planNotes").EnumerateArray(), n => n.GetString()!.StartsWith("Sort: external", StringComparison.Ordinal));
+
+        var report = await File.ReadAllTextAsync(Path.Combine(dir, "report", "report.md"));
+        Assert.Contains("Sort: external merge", report);
+        Assert.Contains(planFile, report);
+    }
+
+    [Fact]
+    public async Task Attach_names_the_head_of_a_lock_convoy_and_its_statement()
+    {
+        await using var server = await EmbeddedPostgres.StartAsync(new RunScope("capture", "c" + Guid.NewGuid().ToString("N")[..9]), new EmbeddedPostgresOptions { MaxSessions = 8 }, new Progress<string>(), CancellationToken.None);
+        var application = "convoy-" + Guid.NewGuid().ToString("N")[..6];
+        await using (var setup = new NpgsqlConnection(server.ConnectionString))
+        {
+            await setup.OpenAsync();
+            await new NpgsqlCommand("CREATE TABLE convoy (id int PRIMARY KEY, v int); INSERT INTO convoy VALUES (1, 0)", setup).ExecuteNonQueryAsync();
+        }
+
+        var app = new NpgsqlConnectionStringBuilder(server.ConnectionString) { ApplicationName = application, Pooling = false }.ConnectionString;
+        await using var holder = new NpgsqlConnection(app);
+        await holder.OpenAsync();
+        await using var tx = await holder.BeginTransactionAsync();
+        await new NpgsqlCommand("UPDATE convoy SET v = v + 1 WHERE id = 1", holder, tx).ExecuteNonQueryAsync();
+        var waiters = new List<NpgsqlConnection>();
+        var waits = new List<Task>();
+        for (var i = 0; i < 3; i++)
+        {
+            var waiter = new NpgsqlConnection(app);
+            await waiter.OpenAsync();
+            waiters.Add(waiter);
+            waits.Add(new NpgsqlCommand("UPDATE convoy SET v = v + 2 WHERE id = 1", waiter).ExecuteNonQueryAsync());
+        }
+
+        try
+        {
+            var dir = Path.Combine(TestData.TempFolder(), "bundle");
+            var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--server", server.ConnectionString, "--attach", "--application", application, "--duration", "3s", "--cpu", "none", "-o", dir);
+            Assert.True(exit == 0, stderr);
+
+            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(dir, "report", "findings.json")));
+            var head = doc.RootElement.GetProperty("blocking").EnumerateArray().First();
+            Assert.Equal(holder.ProcessID.ToString(System.Globalization.CultureInfo.InvariantCulture), head.GetProperty("blockerSession").GetString());
+            Assert.Equal(3, head.GetProperty("blockedSessions").GetInt32());
+            Assert.Equal("idle in transaction", head.GetProperty("state").GetString());
+            Assert.Equal("UPDATE convoy SET v = v + 1 WHERE id = 1", head.GetProperty("text").GetString());
+            Assert.InRange(head.GetProperty("blockedMs").GetDouble(), 3 * 2500, 3 * 4000);
+
+            var report = await File.ReadAllTextAsync(Path.Combine(dir, "report", "report.md"));
+            Assert.Contains($"Session {holder.ProcessID} (statement UPDATE convoy SET v = v + 1 WHERE id = 1) held the lock that 3 session(s) waited", report);
+        }
+        finally
+        {
+            await tx.RollbackAsync();
+            await Task.WhenAll(waits);
+            foreach (var w in waiters)
+            {
+                await w.DisposeAsync();
+            }
+        }
+    }
+
+    private static List<JsonElement> Statements(string bundle, string phase)
+    {
+        using var doc = JsonDocument.Parse(File.ReadAllText(Path.Combine(bundle, "report", "findings.json")));
+        return doc.RootElement.GetProperty("statements").EnumerateArray().Where(s => s.GetProperty("phase").GetString() == phase).Select(s => s.Clone()).ToList();
+    }
+
+    private static double Waits(JsonElement statement) => statement.GetProperty("waitsMs").EnumerateObject().Sum(w => w.Value.GetDouble());
+}
