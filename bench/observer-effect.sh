@@ -2,9 +2,10 @@
 # Observer effect of the probe's default collectors, measured with an independent client.
 # pgbench runs the hashbytes query on 2 connections (as many as CPUs) against a throw-away server, alternately
 # alone and while `probe capture --attach` collects with its default settings (perf at the default rate, /proc,
-# pg_stat_activity / pg_wait_sampling, pg_stat_database). Rounds run in the order off,on,on,off,... so a steady
+# the session sampler on pg_stat_activity with pg_wait_sampling, pg_stat_database, pg_stat_statements). Rounds run in the order off,on,on,off,... so a steady
 # drift of the machine cancels out. Prints each window's tps, then on/off with a 95 % interval over the rounds.
 # Usage: bench/observer-effect.sh [rounds] [seconds per window] [extra probe options...]
+#        PGSS=off bench/observer-effect.sh ...   the same without pg_stat_statements on the server
 set -euo pipefail
 rounds=${1:-6}
 seconds=${2:-8}

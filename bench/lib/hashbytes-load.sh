@@ -1,16 +1,24 @@
 # Sourced by the observer-effect benchmarks after pg-server.sh: prepares the hashbytes table on the throw-away server
-# (with pg_wait_sampling preloaded when installed, as the embedded server does, so waits come from it), warms it up,
+# (with pg_wait_sampling and pg_stat_statements preloaded when installed, as the embedded server does, so waits come
+# from it and statements are counted; PGSS=off leaves pg_stat_statements out), warms it up,
 # and defines
 #   window              pgbench alone for $seconds on as many connections as CPUs; prints its tps
 #   attached TAG [ARG…] the same window while `probe capture --attach` collects with ARG… and the caller's
 #                       ${extra[@]}; the window starts once the probe's collectors run (it needs 2-3 s) and ends
 #                       before the probe stops, so its stop and perf script conversion run on an idle machine.
 # Needs: $seconds, and extra=(…) (may be empty).
-if [ -f "$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)/pg_wait_sampling.so" ]; then
-  echo "shared_preload_libraries = 'pg_wait_sampling'" >> "$work/data/postgresql.conf"
+# PGSS=off leaves pg_stat_statements out (the embedded server loads it), to measure the statement collectors without
+# it: statements then come from the session samples alone.
+libdir=$("$bin/pg_config" --pkglibdir 2>/dev/null || echo /none)
+preload=()
+[ -f "$libdir/pg_wait_sampling.so" ] && preload+=(pg_wait_sampling)
+[ "${PGSS:-on}" = on ] && [ -f "$libdir/pg_stat_statements.so" ] && preload+=(pg_stat_statements)
+if (( ${#preload[@]} )); then
+  echo "shared_preload_libraries = '$(IFS=,; echo "${preload[*]}")'" >> "$work/data/postgresql.conf"
   "${run_as[@]}" "$bin/pg_ctl" restart -w -D "$work/data" -l "$work/server.log" >/dev/null
-  bench_psql -c "CREATE EXTENSION pg_wait_sampling"
+  for e in "${preload[@]}"; do bench_psql -c "CREATE EXTENSION $e"; done
 fi
+echo "preloaded: ${preload[*]:-nothing}" >&2
 
 rows=${ROWS:-40000}
 echo "preparing a $rows-row table..." >&2

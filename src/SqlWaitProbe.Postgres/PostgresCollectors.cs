@@ -13,5 +13,6 @@ public static class PostgresCollectors
         new PgStatDatabaseModule(),
         new Statements.PgStatementsModule(),
         new Statements.PgPlanModule(),
+        new Statements.PgExplainModule(),
     ];
 }

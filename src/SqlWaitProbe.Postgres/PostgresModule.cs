@@ -17,7 +17,7 @@ public sealed class PostgresModule : IEngineModule
     public string Name => "postgres";
 
     /// <inheritdoc />
-    public IReadOnlyList<IOptionSpec> CaptureOptions => [];
+    public IReadOnlyList<IOptionSpec> CaptureOptions => [Statements.PgExplainModule.Explain];
 
     /// <inheritdoc />
     // The ETW symbol options serve SQL Server's sqlservr on Windows; a PostgreSQL capture has never taken them.

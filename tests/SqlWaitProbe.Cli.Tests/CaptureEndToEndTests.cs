@@ -31,7 +31,7 @@ public sealed class CaptureEndToEndTests
         Assert.Equal("postgres", m.Engine);
         Assert.StartsWith("15", m.ServerVersion);
         Assert.Equal("0", m.Options["server.max_parallel_workers_per_gather"]);
-        Assert.Equal(["backend-cpu", "offcpu", "os", "perf", "pg-stat-database", "pg-waits"], m.Collectors.Select(c => c.Name).Order(StringComparer.Ordinal));
+        Assert.Equal(["backend-cpu", "offcpu", "os", "perf", "pg-plan", "pg-stat-database", "pg-statements", "pg-waits"], m.Collectors.Select(c => c.Name).Order(StringComparer.Ordinal));
         Assert.All(m.Collectors.Where(c => c.Name != "offcpu"), c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
         Assert.EndsWith("--offcpu off", m.Collectors.Single(c => c.Name == "offcpu").Error, StringComparison.Ordinal);
         Assert.Empty(bundle.VerifyFiles());

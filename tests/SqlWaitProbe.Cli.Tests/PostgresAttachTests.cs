@@ -37,7 +37,12 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
         var phase = Assert.Single(m.Phases);
         Assert.Equal(("attach", 0, 0L), (phase.Name, phase.Threads, phase.Executions));
         Assert.InRange((phase.EndUtc - phase.StartUtc).TotalSeconds, 3.5, 6);
-        Assert.All(m.Collectors.Where(c => c.Name != "offcpu"), c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
+        Assert.All(m.Collectors.Where(c => c.Name is not ("offcpu" or "pg-statements")), c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
+
+        // The load's database has no pg_stat_statements of its own and attach creates nothing: statements come from the samples.
+        var statements = m.Collectors.Single(c => c.Name == "pg-statements");
+        Assert.Equal(CollectorStatus.Skipped, statements.Status);
+        Assert.Contains("pg_stat_statements is not loaded and created", statements.Error, StringComparison.Ordinal);
         Assert.False(bundle.Has(BundlePaths.Executions("attach")));
         Assert.False(bundle.Has(BundlePaths.WorkloadSql));
         Assert.Empty(bundle.VerifyFiles());
@@ -68,6 +73,7 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
         var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
         Assert.Contains("### attach — attached to 2 session(s)", report);
         Assert.Contains("| libcrypto.so.3 |", report);
+        Assert.Contains("| SELECT sum(get_byte(digest(b \\|\\| g::text::bytea, 'sha256'), 0)) FROM attach_blob… | ", report);
         Assert.DoesNotContain("## Scalability", report);
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
 

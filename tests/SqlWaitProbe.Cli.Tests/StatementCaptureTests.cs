@@ -14,9 +14,10 @@ namespace SqlWaitProbe.Cli.Tests;
 [Collection(TimingCollection.Name)]
 public sealed class StatementCaptureTests
 {
-    // A nested loop over two small function scans: CPU only (no temp files, no I/O), about 50 ms.
-    private const string CpuStatement = "SELECT count(*) FROM generate_series(1, 300) a, generate_series(1, 1500) b WHERE a + b > 0";
-    private const string SleepStatement = "SELECT pg_sleep(0.04)";
+    // A nested loop over two small function scans: CPU only (no temp files, no I/O), about 200 ms on an idle machine.
+    // Statements longer than the 100 ms CPU readings keep the readings two statements share (the attribution's error) few.
+    private const string CpuStatement = "SELECT count(*) FROM generate_series(1, 300) a, generate_series(1, 6000) b WHERE a + b > 0";
+    private const string SleepStatement = "SELECT pg_sleep(0.2)";
 
     [Fact]
     public async Task Cpu_goes_to_the_busy_statement_and_waits_to_the_sleeping_one()
@@ -25,9 +26,11 @@ public sealed class StatementCaptureTests
         var sql = Path.Combine(folder, "two.sql");
         await File.WriteAllTextAsync(sql, CpuStatement + "; " + SleepStatement);
         var dir = Path.Combine(folder, "bundle");
-        var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--sql", sql, "--threads", "1", "--duration", "3s", "--cpu", "none", "-o", dir);
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--sql", sql, "--threads", "1", "--iterations", "8", "--no-baseline", "--cpu", "none", "-o", dir);
         Assert.True(exit == 0, stderr);
 
+        // With --iterations the collectors run from before the first execution to after the last, so the server's
+        // counters and the samples cover the same executions.
         var statements = Statements(dir, "load");
         var busy = Assert.Single(statements, s => s.GetProperty("text").GetString()!.StartsWith("SELECT count(*) FROM generate_series", StringComparison.Ordinal));
         var sleeping = Assert.Single(statements, s => s.GetProperty("text").GetString()!.StartsWith("SELECT pg_sleep", StringComparison.Ordinal));
@@ -111,13 +114,13 @@ public sealed class StatementCaptureTests
             var waiter = new NpgsqlConnection(app);
             await waiter.OpenAsync();
             waiters.Add(waiter);
-            waits.Add(new NpgsqlCommand("UPDATE convoy SET v = v + 2 WHERE id = 1", waiter).ExecuteNonQueryAsync());
+            waits.Add(new NpgsqlCommand("UPDATE convoy SET v = 2 * v WHERE id = 1", waiter).ExecuteNonQueryAsync());
         }
 
         try
         {
             var dir = Path.Combine(TestData.TempFolder(), "bundle");
-            var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--server", server.ConnectionString, "--attach", "--application", application, "--duration", "3s", "--cpu", "none", "-o", dir);
+            var (exit, _, stderr) = await InProcessProbe.RunAsync("capture", "--engine", "postgres", "--server", server.ConnectionString, "--attach", "--application", application, "--duration", "3s", "--cpu", "none", "--explain", "-o", dir);
             Assert.True(exit == 0, stderr);
 
             using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(dir, "report", "findings.json")));
@@ -127,6 +130,14 @@ public sealed class StatementCaptureTests
             Assert.Equal("idle in transaction", head.GetProperty("state").GetString());
             Assert.Equal("UPDATE convoy SET v = v + 1 WHERE id = 1", head.GetProperty("text").GetString());
             Assert.InRange(head.GetProperty("blockedMs").GetDouble(), 3 * 2500, 3 * 4000);
+
+            // The waiters' statement holds their whole time as lock waits (transactionid for the first, tuple behind it),
+            // and --explain planned it without running it.
+            var waiting = doc.RootElement.GetProperty("statements").EnumerateArray().Single(s => s.GetProperty("text").GetString() == "UPDATE convoy SET v = 2 * v WHERE id = 1");
+            Assert.InRange(Waits(waiting), 3 * 2500, 3 * 4000);
+            Assert.All(waiting.GetProperty("waitsMs").EnumerateObject(), w => Assert.StartsWith("Lock:", w.Name, StringComparison.Ordinal));
+            var plan = waiting.GetProperty("planFile").GetString()!;
+            Assert.Contains("\"Node Type\": \"ModifyTable\"", await File.ReadAllTextAsync(Path.Combine(dir, plan)));
 
             var report = await File.ReadAllTextAsync(Path.Combine(dir, "report", "report.md"));
             Assert.Contains($"Session {holder.ProcessID} (statement UPDATE convoy SET v = v + 1 WHERE id = 1) held the lock that 3 session(s) waited", report);

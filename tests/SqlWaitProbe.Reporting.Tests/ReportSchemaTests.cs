@@ -129,6 +129,31 @@ public sealed class ReportSchemaTests
     }
 
     [Fact]
+    public async Task Compare_matches_statements_by_query_id_and_shows_what_their_plans_changed()
+    {
+        var before = StatementCapture();
+
+        // The same statement after a change: its sort fits in memory and its function scan became a table scan.
+        var plan = File.ReadAllText(TestData.Path("plans/pg15-window-sort-spill.json"))
+            .Replace("\"Sort Method\": \"external merge\"", "\"Sort Method\": \"quicksort\"", StringComparison.Ordinal)
+            .Replace("\"Sort Space Type\": \"Disk\"", "\"Sort Space Type\": \"Memory\"", StringComparison.Ordinal)
+            .Replace("\"Node Type\": \"Function Scan\"", "\"Node Type\": \"Seq Scan\"", StringComparison.Ordinal);
+        var after = StatementCapture().Raw(BundlePaths.StatementPlan("load", "111", "json"), plan);
+        var output = Path.Combine(TestData.TempFolder("statements-compare"), "out");
+
+        var (result, _, failures) = await CompareBuilder.BuildAsync([before.Write(), after.Write()], ["before", "after"], null, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
+
+        Assert.Empty(failures);
+        var sort = result.Statements.First();
+        Assert.Equal("query id", sort.MatchedBy);
+        Assert.Equal("capture 2 against 1: added Seq Scan; removed Function Scan; no longer spills", Assert.Single(sort.PlanChanges));
+        AssertValid(Schema("comparison.schema.json"), File.ReadAllText(Path.Combine(output, "comparison.json")));
+        var compare = File.ReadAllText(Path.Combine(output, "compare.md"));
+        Assert.Contains("### Statements in load", compare);
+        Assert.Contains("| SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY md5(g::text)) AS r FROM … | query id | 62% | 198 | 4800 | 62% | 198 | 4800 | capture 2 against 1: added Seq Scan; removed Function Scan; no longer spills |", compare);
+    }
+
+    [Fact]
     public async Task Comparison_json_validates_against_the_schema()
     {
         var before = SqlServerCapture();

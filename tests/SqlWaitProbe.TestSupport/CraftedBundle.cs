@@ -186,6 +186,15 @@ public sealed class CraftedBundle
 
     private static bool StatementKeyIsText(string statement) => statement.StartsWith("text:", StringComparison.Ordinal);
 
+    /// <summary>Adds a dmv/memory_clerks.csv row as the DMV snapshot writer writes it (per node; KB at start and end).</summary>
+    public CraftedBundle MemoryClerk(string phase, string type, string name, int node, double startKb, double endKb) =>
+        Line(BundlePaths.MemoryClerks(phase), "type,name,memory_node_id,pages_kb_start,virtual_memory_committed_kb_start,awe_allocated_kb_start,pages_kb_end,virtual_memory_committed_kb_end,awe_allocated_kb_end,restarts",
+            $"{type},{name},{node},{N(startKb)},0,0,{N(endKb)},0,0,0");
+
+    /// <summary>Adds an xe/clerk_histogram.csv row (the pages stream's histogram target by clerk).</summary>
+    public CraftedBundle ClerkHistogram(string phase, string clerk, long count) =>
+        Line(BundlePaths.XeClerkHistogram(phase), "value,count", $"{clerk},{count}");
+
     /// <summary>Adds or replaces a raw file (text as given).</summary>
     public CraftedBundle Raw(string relative, string text)
     {

@@ -31,6 +31,7 @@ public static class CaptureComparer
             ConfigurationDifferences = CaptureConfiguration.Differences(captures.Select(c => c.Analysis.Manifest).ToArray()),
             Scalability = Scalability(phases, captures),
             Warnings = warnings,
+            Statements = [.. phases.SelectMany(p => StatementComparison.Match(p, captures))],
         };
         return result with { Findings = ComparisonRules.Evaluate(result) };
     }

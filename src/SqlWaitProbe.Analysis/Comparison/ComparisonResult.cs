@@ -20,6 +20,9 @@ public sealed record ComparisonResult
     /// <summary>Plain warnings: captures of another workload, engine or phases, incomplete captures.</summary>
     public IReadOnlyList<string> Warnings { get; init; } = [];
 
+    /// <summary>Each compared phase's statements matched across the captures (empty when no capture has statement files).</summary>
+    public IReadOnlyList<StatementComparison> Statements { get; init; } = [];
+
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];
 

@@ -75,6 +75,9 @@ public sealed record PhaseData
     /// <summary>dmv/latch_stats.csv.</summary>
     public IReadOnlyList<LatchRow>? Latches { get; init; }
 
+    /// <summary>dmv/memory_clerks.csv and xe/clerk_histogram.csv.</summary>
+    public ServerTables.ServerTableData? ServerTables { get; init; }
+
     /// <summary>xe/page_events.csv.</summary>
     public XePageStats? XePages { get; init; }
 

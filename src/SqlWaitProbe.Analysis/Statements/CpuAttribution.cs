@@ -15,7 +15,11 @@ public sealed class CpuAttribution
     /// <summary>Run-queue ms by statement key.</summary>
     public Dictionary<string, double> RunQueueMs { get; } = new(StringComparer.Ordinal);
 
-    /// <summary>The bound on each statement's CPU: Σ over intervals it shared of min(its part, the others' part), ms.</summary>
+    /// <summary>
+    /// The bound on each statement's CPU, ms: over the intervals it shared with another active statement, the larger of
+    /// how far its part moves when the interval's CPU is split by all active samples instead of the on-CPU ones, and
+    /// (two statements on a CPU) the smaller of its part and the others'.
+    /// </summary>
     public Dictionary<string, double> ErrorMs { get; } = new(StringComparer.Ordinal);
 
     /// <summary>CPU in intervals where no statement was sampled running, ms.</summary>
@@ -64,14 +68,24 @@ public sealed class CpuAttribution
                 }
 
                 var sum = weights.Values.Sum();
-                foreach (var (key, weight) in weights)
+                var activeSum = active.Values.Sum();
+                foreach (var (key, samplesActive) in active)
                 {
+                    var weight = weights.GetValueOrDefault(key);
                     var part = cpu * weight / sum;
-                    result.CpuMs[key] = result.CpuMs.GetValueOrDefault(key) + part;
-                    result.RunQueueMs[key] = result.RunQueueMs.GetValueOrDefault(key) + runQueue * weight / sum;
-                    if (weights.Count > 1)
+                    if (weight > 0)
                     {
-                        result.ErrorMs[key] = result.ErrorMs.GetValueOrDefault(key) + Math.Min(part, cpu - part);
+                        result.CpuMs[key] = result.CpuMs.GetValueOrDefault(key) + part;
+                        result.RunQueueMs[key] = result.RunQueueMs.GetValueOrDefault(key) + runQueue * weight / sum;
+                    }
+
+                    if (active.Count > 1)
+                    {
+                        // Shared readings only: how far its part moves if split by all active samples instead of the
+                        // on-CPU ones, or, with two statements on a CPU, the smaller of its part and the others'.
+                        var byTime = cpu * samplesActive / activeSum;
+                        var bound = Math.Max(Math.Abs(byTime - part), weights.Count > 1 ? Math.Min(part, cpu - part) : 0);
+                        result.ErrorMs[key] = result.ErrorMs.GetValueOrDefault(key) + bound;
                     }
                 }
             }

@@ -22,7 +22,7 @@ public static class StatementNotes
             var cpu = p.Rows.Sum(r => r.CpuMs ?? 0);
             if (cpu > 0 && p.Rows.Any(r => r.CpuSource.StartsWith("session CPU", StringComparison.Ordinal)))
             {
-                yield return $"phase {p.Phase}: statement CPU is the sessions' measured CPU split by samples within each 100 ms reading; {Core.Text.Figures.F(error)} ms of {Core.Text.Figures.F(cpu)} CPU ms fell in readings shared by two statements and could belong to either; {Core.Text.Figures.F(p.CpuOutsideMs)} CPU ms fell in readings with no statement sampled";
+                yield return $"phase {p.Phase}: statement CPU is the sessions' measured CPU ({Core.Text.Figures.F(cpu)} ms) split by samples within each 100 ms reading; the split of readings two statements shared bounds the statements' CPU by ± {Core.Text.Figures.F(error)} ms in all (each row's ±); {Core.Text.Figures.F(p.CpuOutsideMs)} CPU ms fell in readings with no statement sampled";
             }
         }
     }

@@ -37,8 +37,8 @@ public sealed record StatementRow
     public string CpuSource { get; init; } = "";
 
     /// <summary>
-    /// At most this much of <see cref="CpuMs"/> may belong to other statements (or theirs to this one): CPU of 100 ms
-    /// readings this statement shared with another, split by samples.
+    /// How much of <see cref="CpuMs"/> rests on the split of 100 ms readings this statement shared with another
+    /// (<see cref="CpuAttribution.ErrorMs"/>): the bound on its CPU either way.
     /// </summary>
     public double CpuErrorMs { get; init; }
 

@@ -381,11 +381,13 @@ public static class BundleColumns
             public static readonly string[] Counters = [Collisions, Spins, SleepTime, Backoffs];
         }
 
-        /// <summary><c>dmv/memory_clerks.csv</c> (<c>sys.dm_os_memory_clerks</c> summed by type and name), KB.</summary>
+        /// <summary><c>dmv/memory_clerks.csv</c> (<c>sys.dm_os_memory_clerks</c> summed by type, name and memory node), KB.</summary>
         public static class MemoryClerks
         {
+            /// <summary>The memory node, a key column (absent in older bundles, which summed the nodes).</summary>
+            public const string Node = "memory_node_id";
             /// <summary>Key columns.</summary>
-            public static readonly string[] Keys = ["type", "name"];
+            public static readonly string[] Keys = ["type", "name", Node];
             /// <summary>Gauge columns.</summary>
             public static readonly string[] Gauges = ["pages_kb", "virtual_memory_committed_kb", "awe_allocated_kb"];
         }

@@ -124,6 +124,12 @@ public static class BundlePaths
     /// <summary>dmv/latch_stats.csv of a phase (SQL Server).</summary>
     public static string LatchStats(string phase) => Dmv(phase) + "/latch_stats.csv";
 
+    /// <summary>dmv/memory_clerks.csv of a phase (SQL Server).</summary>
+    public static string MemoryClerks(string phase) => Dmv(phase) + "/memory_clerks.csv";
+
+    /// <summary>The <c>--xe pages</c> stream's histogram of events by memory clerk: <c>value,count</c> (SQL Server).</summary>
+    public static string XeClerkHistogram(string phase) => Xe(phase) + "/clerk_histogram.csv";
+
     /// <summary>Page allocations and frees from the <c>--xe pages</c> stream (SQL Server).</summary>
     public static string XePageEvents(string phase) => Xe(phase) + "/page_events.csv";
 

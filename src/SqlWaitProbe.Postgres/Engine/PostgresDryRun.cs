@@ -17,6 +17,10 @@ public static class PostgresDryRun
         if (request.Attach is { } filter)
         {
             PrintAttach(plan, filter, output);
+            if (request.Explain)
+            {
+                output.WriteLine("-- after the window (--explain): SET TRANSACTION READ ONLY; EXPLAIN (VERBOSE, FORMAT JSON) <text> -- for the 5 statements with most samples, lock_timeout 500ms, no ANALYZE");
+            }
         }
         else
         {

@@ -143,6 +143,7 @@ public sealed class PostgresEngine : IEngine
             HasStatementStats = info.HasStatementStats,
             VersionNumber = info.VersionNumber,
             Workload = _settings.Attach is null ? Workload : null,
+            Explain = _settings.Explain,
         };
         return [.. PostgresCollectors.All.Where(m => m.Runs(run)).Select(m => m.Create(run, phase))];
     }

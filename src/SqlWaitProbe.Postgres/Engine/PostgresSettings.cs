@@ -17,6 +17,9 @@ public sealed record PostgresSettings
     /// <summary>Attach mode: the backends to watch; null when the probe runs a workload.</summary>
     public PostgresSessionFilter? Attach { get; init; }
 
+    /// <summary>Attach mode: plain EXPLAIN of the watched sessions' top statements after the window (<c>--explain</c>).</summary>
+    public bool Explain { get; init; }
+
     /// <summary>Connection string of an existing server, or null for an embedded one.</summary>
     public string? Server { get; init; }
 
@@ -26,6 +29,11 @@ public sealed record PostgresSettings
         if (options.Get(CommonOptions.Attach))
         {
             return ForAttach(options);
+        }
+
+        if (options.Get(Statements.PgExplainModule.Explain))
+        {
+            throw new BadInputException("--explain applies to --attach: a workload run already writes its statement's EXPLAIN ANALYZE after each phase");
         }
 
         if (new IOptionSpec[] { CommonOptions.Application, CommonOptions.Login, CommonOptions.SessionIds }.Any(options.IsGiven))
@@ -65,7 +73,7 @@ public sealed record PostgresSettings
         // Every probe connection is named, so the backend search leaves them out. --database filters the sessions:
         // pg_stat_activity is the whole cluster's, so the monitoring connection keeps its own database (and needs no CONNECT on the filtered one).
         var server = PostgresConnectionStrings.FromOptions(serverOption, options.Get(CommonOptions.PasswordEnv), null, options.Get(CommonOptions.User))!;
-        return new PostgresSettings { Attach = filter, Server = PostgresConnectionStrings.ForProbeMonitor(server) };
+        return new PostgresSettings { Attach = filter, Server = PostgresConnectionStrings.ForProbeMonitor(server), Explain = options.Get(Statements.PgExplainModule.Explain) };
     }
 
     private static IReadOnlyList<int> ReadPids(string? text)

@@ -43,6 +43,35 @@ public static class CompareDocument
             }
         }
 
+        if (r.Statements.Count > 0)
+        {
+            sections.Add(new("statements", "Statements", 2, [ReportBlock.Paragraph("Matched across the captures by the server's statement id, then by text; share = of the sampled session time, ms = elapsed per execution of the statement (the server's counters); plan changes are against the first capture with a plan.")]));
+            foreach (var phase in r.Statements.GroupBy(s => s.Phase))
+            {
+                var headers = new List<string> { "statement", "matched by" };
+                foreach (var label in r.Labels)
+                {
+                    headers.Add($"{label} share");
+                    headers.Add($"{label} ms");
+                    headers.Add($"{label} spill pages");
+                }
+
+                headers.Add("plan changes");
+                var numeric = Enumerable.Range(2, r.Labels.Count * 3).ToArray();
+                sections.Add(new("statements-phase", $"Statements in {phase.Key}", 3,
+                [
+                    ReportBlock.Table(headers, phase.Select(s => (IReadOnlyList<string>)
+                    [
+                        Output.StatementSection.Short(s.Text), s.MatchedBy,
+                        .. s.Rows.SelectMany(row => row is null
+                            ? new[] { "—", "—", "—" }
+                            : [Core.Text.Figures.Pct(row.SessionShare), ComparisonJson.ElapsedPerExecution(row) is { } ms ? Core.Text.Figures.F(ms) : "n/a", row.Stats?.SpillPages is { } sp ? Core.Text.Figures.F(sp) : "n/a"]),
+                        s.PlanChanges.Count == 0 ? "" : string.Join(" | ", s.PlanChanges),
+                    ]), numeric),
+                ]));
+            }
+        }
+
         if (r.Scalability.Count > 0)
         {
             var (h, rows) = CompareTables.Scalability(r);

@@ -24,8 +24,15 @@ public static class ComparisonJson
             [.. r.Scalability.Select(s => new ScalabilityPointEntry(s.Label, s.Threads, s.ExecutionsPerSecond, s.MsPerExecution, s.IdealExecutionsPerSecond, s.VsIdeal))],
             flameGraphs,
             FindingsJson.Findings(r.Findings),
-            [.. CompareDocument.DataQuality(r, notes)]);
+            [.. CompareDocument.DataQuality(r, notes)],
+            [.. r.Statements.Select(s => new StatementComparisonEntry(s.Phase, s.Text, s.MatchedBy,
+                [.. s.Rows.Select((row, i) => row is null ? null : new StatementSideEntry(r.Labels[i], row.Key, row.SessionShare, ElapsedPerExecution(row), row.Stats?.SpillPages, row.Plan?.WorkersLaunched, row.Plan?.File))],
+                s.PlanChanges))]);
     }
+
+    /// <summary>The statement's elapsed ms per execution of it, from the server's counters; null without them.</summary>
+    public static double? ElapsedPerExecution(Analysis.Statements.StatementRow row) =>
+        row.Stats is { Executions: > 0 } s ? s.ElapsedMs / s.Executions : null;
 
     private static IReadOnlyList<DeltaRowEntry> Rows(IReadOnlyList<DeltaRow> rows) =>
         [.. rows.Select(x => new DeltaRowEntry(x.Name, x.Kernel, [.. x.Values.Select(Num)], [.. Enumerable.Range(1, x.Values.Count - 1).Select(i => Num(x.Delta(i)))], x.Source))];

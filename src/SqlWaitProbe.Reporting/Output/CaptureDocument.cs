@@ -51,6 +51,7 @@ public static class CaptureDocument
         AddFigures(sections, charts ?? [], flameGraphs ?? []);
         AddModules(sections, a);
         sections.Add(Waits(a));
+        sections.AddRange(ServerTableSection.Build(a));
         AddCorrelationsAndXe(sections, a);
         foreach (var (phase, view) in a.Focus)
         {
@@ -70,14 +71,22 @@ public static class CaptureDocument
         return new ReportDocument(
             $"probe report: {m.Workload} on {m.Engine} ({m.Host})",
             m.Status == BundleStatus.Complete ? [] : [$"This capture is {m.Status}{(m.Reason is null ? "" : $" ({m.Reason})")}: the figures cover only what was captured."],
-            [ReportBlock.Paragraph(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"Captured {m.StartUtc:yyyy-MM-ddTHH:mm:ssZ} – {m.EndUtc:yyyy-MM-ddTHH:mm:ssZ}, {m.LogicalCpus} logical CPUs, {m.Os}, server {m.ServerVersion}, run {m.RunId}."))],
+            [
+                ReportBlock.Paragraph(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"Captured {m.StartUtc:yyyy-MM-ddTHH:mm:ssZ} – {m.EndUtc:yyyy-MM-ddTHH:mm:ssZ}, {m.LogicalCpus} logical CPUs, {m.Os}, server {m.ServerVersion}, run {m.RunId}.")),
+                .. TopStatements(a),
+            ],
             sections);
     }
 
     // A collector module's own section, in the blocks every format renders.
     private static ReportSection ModuleSection(EvidenceSection s) => new(s.Key, s.Title, 2,
         [.. s.Paragraphs.Select(ReportBlock.Paragraph), .. s.Tables.Select(t => ReportBlock.Table(t.Headers, t.Rows, [.. t.Numeric]))]);
+
+    // The first screen names the statement that takes most of a phase's session time, whatever else the findings say.
+    private static IEnumerable<ReportBlock> TopStatements(AnalysisResult a) =>
+        a.Statements.Where(p => p.Top is { } top && top.SessionShare >= Analysis.Findings.Rules.TopStatementRule.SessionShare)
+            .Select(p => ReportBlock.Paragraph($"Top statement in {p.Phase}: {StatementSection.Short(p.Top!.Text.Length > 0 ? p.Top.Text : p.Top.Key)} — {Pct(p.Top.SessionShare)} of the sampled session time (Statements)."));
 
     private static ReportSection Findings(AnalysisResult a) => new("findings", "Findings", 2, a.Findings.Count == 0
         ? [ReportBlock.Paragraph("No rule fired: waits, CPU and throughput look consistent with the baseline.")]

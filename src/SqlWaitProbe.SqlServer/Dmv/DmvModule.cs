@@ -28,11 +28,11 @@ public sealed class DmvModule : IEngineCollectorModule<SqlServerRun>, IAnalysisM
         new DmvCollector(run.OpenAsync, run.FilterFor, run.Settings.SnapshotInterval, sessionScope: !run.Settings.Attach);
 
     /// <inheritdoc />
-    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) => phase with
+    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) => Analysis.ServerTables.ServerTableReader.WithClerks(phase with
     {
         Spinlocks = ReadSpinlocks(bundle, BundlePaths.SpinlockStats(phase.Name)),
         Latches = ReadLatches(bundle, BundlePaths.LatchStats(phase.Name)),
-    };
+    }, bundle);
 
     private static List<SpinlockRow>? ReadSpinlocks(CaptureBundle bundle, string relative)
     {

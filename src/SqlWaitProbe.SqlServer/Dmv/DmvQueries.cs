@@ -33,12 +33,12 @@ public static class DmvQueries
         Int32Counters = new HashSet<string>([BundleColumns.Dmv.SpinlockStats.Backoffs], StringComparer.Ordinal),
     };
 
-    /// <summary>Memory clerks summed over nodes and allocators, in KB.</summary>
+    /// <summary>Memory clerks per memory node, summed over allocators, in KB.</summary>
     public static DmvDefinition MemoryClerks { get; } = new("memory_clerks", """
-        SELECT mc.type, mc.name, SUM(mc.pages_kb) AS pages_kb, SUM(mc.virtual_memory_committed_kb) AS virtual_memory_committed_kb,
+        SELECT mc.type, mc.name, mc.memory_node_id, SUM(mc.pages_kb) AS pages_kb, SUM(mc.virtual_memory_committed_kb) AS virtual_memory_committed_kb,
                SUM(mc.awe_allocated_kb) AS awe_allocated_kb
         FROM sys.dm_os_memory_clerks AS mc
-        GROUP BY mc.type, mc.name;
+        GROUP BY mc.type, mc.name, mc.memory_node_id;
         """, BundleColumns.Dmv.MemoryClerks.Keys, [], BundleColumns.Dmv.MemoryClerks.Gauges);
 
     /// <summary>The server process's memory (KB) and page faults.</summary>

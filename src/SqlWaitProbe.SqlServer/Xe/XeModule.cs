@@ -39,8 +39,8 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
     }
 
     /// <inheritdoc />
-    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) =>
-        ReadXePages(bundle, BundlePaths.XePageEvents(phase.Name), phase.Phase.StartUtc, phase.Phase.EndUtc, cancellationToken) is { } pages ? phase with { XePages = pages } : phase;
+    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) => Analysis.ServerTables.ServerTableReader.WithClerkHistogram(
+        ReadXePages(bundle, BundlePaths.XePageEvents(phase.Name), phase.Phase.StartUtc, phase.Phase.EndUtc, cancellationToken) is { } pages ? phase with { XePages = pages } : phase, bundle);
 
     private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, DateTime phaseEnd, CancellationToken cancellationToken)
     {
