@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Full fuzz run of every parser (folded, perf script, speedscope, .xel, .stacktags, PDH-CSV, bundles, .etl and
-# .etl.zip traces): 100000 mutated inputs each (override with PROBE_FUZZ_ITERATIONS).
+# Full fuzz run of every parser (folded, deep and wide folded stacks drawn as flame graphs, perf script, speedscope,
+# .xel, .stacktags, PDH-CSV, bundles, .etl and .etl.zip traces): 100000 mutated inputs each (override with
+# PROBE_FUZZ_ITERATIONS; the deep and wide stacks, large inputs, get a twentieth).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PROBE_FUZZ_ITERATIONS="${PROBE_FUZZ_ITERATIONS:-100000}"

@@ -23,6 +23,26 @@ public class CoreParserFuzzTests
         });
     }
 
+    /// <summary>
+    /// The shapes of issue-22 stacks (one stack 10,000 frames deep, which crashed the flame graph's recursion, and one
+    /// line of 20,000 distinct frames, which grew the frame table between memory checks), mutated, read and drawn: a
+    /// flame graph or a bad-input error, never a crash. Each input is large, so a twentieth of the iterations.
+    /// </summary>
+    [Fact]
+    public void Deep_and_wide_folded_stacks_survive_mutations_through_the_flame_graph()
+    {
+        var deep = Encoding.UTF8.GetBytes("postgres;" + string.Join(';', Enumerable.Repeat("m!f", 10_000)) + " 7\n");
+        var wide = Encoding.UTF8.GetBytes("postgres;" + string.Join(';', Enumerable.Range(0, 20_000).Select(i => "m!f" + i.ToString("x6", System.Globalization.CultureInfo.InvariantCulture))) + " 7\npostgres;m!a;m!b 3\n");
+        var renderer = new SqlWaitProbe.Reporting.FlameGraphs.FlameGraphRenderer();
+        FuzzRunner.Run("folded-deep", [deep, wide], input =>
+        {
+            using var reader = new StreamReader(new MemoryStream(input), Encoding.UTF8);
+            var profile = new StackProfile();
+            FoldedStackFormat.ReadInto(reader, "fuzz.folded", profile, firstFrameIsProcess: true);
+            Assert.StartsWith("<?xml", renderer.Render(profile, "fuzz"), StringComparison.Ordinal);
+        }, Math.Max(1, FuzzRunner.Iterations / 20));
+    }
+
     [Fact]
     public void Manifest_reader_survives_mutations()
     {
