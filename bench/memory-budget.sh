@@ -60,7 +60,8 @@ measure() {
     set +e
     PROBE_MAX_ANALYSIS_MIB="$budget" /usr/bin/time -f "%x %M %e" -o "$scratch/time.txt" "$@" > /dev/null 2> "$scratch/err.txt"
     set -e
-    read -r code rss secs < "$scratch/time.txt"
+    # With a non-zero exit, time first writes a "Command exited with non-zero status" line: the figures are the last line.
+    read -r code rss secs < <(tail -n 1 "$scratch/time.txt")
     awk -v n="$name" -v r="$run" -v c="$code" -v m="$rss" -v s="$secs" 'BEGIN { printf "%s run %d: exit %s, peak RSS %.2f GiB, %s s\n", n, r, c, m/1048576, s }'
   done
   tail -n 1 "$scratch/err.txt"
