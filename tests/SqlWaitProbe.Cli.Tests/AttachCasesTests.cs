@@ -133,8 +133,9 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         }
 
         // Off-CPU stacks follow them too: two clients have two backends when the window opens, later ones are recorded.
-        using (var intervals = bundle.OpenText(BundlePaths.OffCpuIntervals("attach"))!)
+        using (var intervals = bundle.OpenText(BundlePaths.OffCpuIntervals("attach")))
         {
+            Assert.True(intervals is not null, "no offcpu/intervals.csv: " + string.Join(" | ", File.ReadLines(Path.Combine(dir, "capture.log")).Where(l => l.Contains("offcpu", StringComparison.Ordinal))));
             var sessions = Csv.ReadRows(intervals).Select(r => r[BundleColumns.OffCpuIntervals.Session]).Distinct().Count();
             Assert.True(sessions >= 4, $"off-CPU intervals of {sessions} session(s)");
         }

@@ -66,18 +66,16 @@ public sealed class OffCpuCollector : ICollector
         }
 
         // A backend listed a moment ago can be gone when perf opens its events (a client that connects per
-        // transaction), and perf then refuses the whole list: it is asked again with the backends there now, the
-        // postmaster's inheritance covering those that come later. Its pid is read from any backend still there.
+        // transaction), and perf then refuses the whole list: it is asked again with the postmaster alone, whose
+        // inheritance covers every backend forked from then on (those of such a client live a moment only). The
+        // postmaster's pid is read from any backend still there.
         _following = phase.Live.Follow(Started, _ => { });
         string? last = null;
         for (var attempt = 1; attempt <= 10; attempt++)
         {
-            List<int> traced = [.. Alive(phase).Where(Exists)];
-            _postmaster ??= ParentOf(traced);
-            if (_postmaster is { } postmaster)
-            {
-                traced.Add(postmaster);
-            }
+            List<int> alive = [.. Alive(phase).Where(Exists)];
+            _postmaster ??= ParentOf(alive);
+            List<int> traced = _postmaster is { } postmaster ? (attempt == 1 ? [.. alive, postmaster] : [postmaster]) : alive;
 
             if (traced.Count > 0)
             {
