@@ -112,6 +112,16 @@ public sealed class DmvBundleWriterTests
     }
 
     [Fact]
+    public void Reset_server_state_is_checked_for_alter_server_state_and_sysadmin_before_anything_is_cleared()
+    {
+        var ok = new ServerInfo(16, "16.0", "SQL Server 2022", true, true, true, "probe") { AlterServerState = true, Sysadmin = true };
+        SqlServerPreflight.Require(ok, "db1", needsXe: false, needsReset: true);
+        Assert.Contains("GRANT ALTER SERVER STATE TO [probe];", Assert.Throws<Core.Errors.EnvironmentProblemException>(() => SqlServerPreflight.Require(ok with { AlterServerState = false }, "db1", false, needsReset: true)).OneLine);
+        Assert.Contains("sysadmin", Assert.Throws<Core.Errors.EnvironmentProblemException>(() => SqlServerPreflight.Require(ok with { Sysadmin = false }, "db1", false, needsReset: true)).OneLine);
+        SqlServerPreflight.Require(ok with { AlterServerState = false, Sysadmin = false }, "db1", needsXe: false, needsReset: false);
+    }
+
+    [Fact]
     public void The_test_xel_file_holds_no_page_events()
     {
         Assert.Empty(XelFileReader.ReadPageEvents(TestData.Path("xel/sqltoolsservice__TestXel_0.xel"), "number_pages"));

@@ -27,6 +27,12 @@ public sealed record ServerInfo(int MajorVersion, string ProductVersion, string 
     /// <summary><c>SERVERPROPERTY('EngineEdition')</c>: 5 Azure SQL Database, 8 Managed Instance, 2-4 SQL Server; null when not read.</summary>
     public int? EngineEdition { get; init; }
 
+    /// <summary>ALTER SERVER STATE is granted (<c>DBCC SQLPERF(..., CLEAR)</c> of --reset-server-state); null when not read.</summary>
+    public bool? AlterServerState { get; init; }
+
+    /// <summary>The login is a member of sysadmin (<c>DBCC DROPCLEANBUFFERS</c> of --reset-server-state); null when not read.</summary>
+    public bool? Sysadmin { get; init; }
+
     /// <summary>What a dry run assumes by default: SQL Server 2022 with every permission.</summary>
     public static ServerInfo DryRunAssumption { get; } = DryRunAssumptionFor(16);
 

@@ -34,11 +34,15 @@ public static class SqlServerPreflight
         ? """
           SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
                  HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
-                 HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state;
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state,
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER SERVER STATE') AS alter_server_state,
+                 IS_SRVROLEMEMBER(N'sysadmin') AS sysadmin;
           """
         : """
           SELECT HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
-                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session;
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
+                 HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER SERVER STATE') AS alter_server_state,
+                 IS_SRVROLEMEMBER(N'sysadmin') AS sysadmin;
           """);
 
     /// <summary>Every server permission the login holds (for <c>probe check</c>).</summary>
@@ -86,6 +90,8 @@ public static class SqlServerPreflight
             DmvSnapshot.Text(version.Get(0, "edition")))
         {
             ProcessId = version.Get(0, "process_id") is { } pid && DmvSnapshot.Number(pid) is var n && n > 0 && n <= int.MaxValue ? (int)n : null,
+            AlterServerState = Perm("alter_server_state"),
+            Sysadmin = Perm("sysadmin"),
             EngineEdition = version.Get(0, "engine_edition") is { } edition ? (int)DmvSnapshot.Number(edition) : null,
             PhysicalMachine = version.Get(0, "physical_machine") is string machine && machine.Length > 0 ? machine : null,
         };
@@ -101,7 +107,7 @@ public static class SqlServerPreflight
     /// Throws the one-line error for the first missing requirement of a capture: what the edition allows first, then
     /// the version, then the permissions.
     /// </summary>
-    public static void Require(ServerInfo info, string server, bool needsXe)
+    public static void Require(ServerInfo info, string server, bool needsXe, bool needsReset = false)
     {
         // Checked before permissions: granting VIEW SERVER STATE, the advice below, cannot help on these editions.
         if (info.EngineEdition == AzureSqlDatabaseEdition)
@@ -131,6 +137,18 @@ public static class SqlServerPreflight
         if (info.ViewServerPerformanceState == false)
         {
             throw SqlErrorMap.MissingPermission("VIEW SERVER PERFORMANCE STATE", server, info.Login, "read sys.dm_os_spinlock_stats and other performance DMVs on SQL Server 2022+");
+        }
+
+        if (needsReset && info.AlterServerState == false)
+        {
+            throw SqlErrorMap.MissingPermission("ALTER SERVER STATE", server, info.Login, "clear wait, latch and spinlock statistics for --reset-server-state");
+        }
+
+        if (needsReset && info.Sysadmin == false)
+        {
+            throw new Core.Errors.EnvironmentProblemException(
+                $"--reset-server-state runs DBCC DROPCLEANBUFFERS, which only members of sysadmin may run, and {info.Login} on {server} is not one.",
+                "Run without --reset-server-state, or as a sysadmin login.");
         }
 
         if (needsXe && !info.AlterAnyEventSession)

@@ -55,7 +55,7 @@ public sealed class SqlServerRun : IAsyncDisposable
         _control = await _open("control", null, cancellationToken);
         progress.Report("checking server version and permissions");
         Server = await SqlServerPreflight.ReadAsync(_control, cancellationToken);
-        SqlServerPreflight.Require(Server, _serverLabel, _settings.XeStreams.Count > 0);
+        SqlServerPreflight.Require(Server, _serverLabel, _settings.XeStreams.Count > 0, _settings.ResetServerState);
         progress.Report("reading the server configuration (read-only)");
         Configuration = await SqlServerConfiguration.ReadAsync(_control, Server, cancellationToken);
 
