@@ -48,6 +48,21 @@ public sealed record CaptureRequest
     /// <summary>The options as given, secrets removed, for the manifest.</summary>
     public required IReadOnlyDictionary<string, string> Options { get; init; }
 
+    /// <summary>Ends an attach window early, complete (not interrupted): a watch ends each window when it knows how much of it to keep.</summary>
+    public CancellationToken EndWindow { get; init; }
+
+    /// <summary>
+    /// False when the caller handles Ctrl+C and SIGTERM itself and cancels the capture (a watch, which runs several
+    /// windows at once and prints one line per signal); the capture then records <c>ctrl-c</c> as the reason.
+    /// </summary>
+    public bool HandlesSignals { get; init; } = true;
+
+    /// <summary>Why the caller cancelled the capture (<c>ctrl-c</c>, <c>sigterm</c>) when it handles signals itself.</summary>
+    public Func<string?>? StopReason { get; init; }
+
+    /// <summary>What fired a watch's dump, read when the capture ends and written into its manifest; null for a capture.</summary>
+    public Func<BundleTrigger?>? Trigger { get; init; }
+
     /// <summary>Workload name for logs, the manifest and the default folder: <c>attach</c> in attach mode.</summary>
     public string WorkloadName => Engine.Workload?.Name ?? PhaseNames.Attach;
 

@@ -37,12 +37,14 @@ public static class CaptureSession
         var existed = Directory.Exists(request.Output);
         var writer = BundleWriter.ForCapture(request.Output, request.Force);
         using var reserve = Reserve(writer.Root, existed);
-        using var signals = CaptureSignals.Begin(error, () =>
-        {
-            request.Scope.KillAll();
-            engine.KillNow();
-        });
-        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals.Token);
+        using var signals = request.HandlesSignals
+            ? CaptureSignals.Begin(error, () =>
+            {
+                request.Scope.KillAll();
+                engine.KillNow();
+            })
+            : null;
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, signals?.Token ?? CancellationToken.None);
         cancel.CancelAfter(request.MaxDuration);
         log.Start(writer.PathFor(BundlePaths.Log));
         string? stopReason = null;
@@ -76,7 +78,7 @@ public static class CaptureSession
         {
             var token = cancel.Token;
             var server = await engine.PrepareServerAsync(request.Plan, progress, token);
-            signals.Renew();
+            signals?.Renew();
             // A setting can hold a credential (primary_conninfo with its password): masked before it is written anywhere.
             manifest.Update(m => m with { ServerVersion = server.Version, Options = Merged(m.Options, server.ManifestOptions), Configuration = CredentialRules.RedactSettings(server.Configuration) });
             progress.Report(server.Summary);
@@ -147,7 +149,7 @@ public static class CaptureSession
                 }
 
                 var phase = new PhaseContext(PhaseNames.Attach, 0, writer.Root, window.Sessions);
-                await AttachPhase.RunAsync(phase, Collectors(phase), request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, window.Watching, engine.RedactMessage, token);
+                await AttachPhase.RunAsync(phase, Collectors(phase), request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, window.Watching, engine.RedactMessage, token, request.EndWindow);
             }
 
             status = BundleStatus.Complete;
@@ -160,7 +162,7 @@ public static class CaptureSession
             }
 
             (status, reason, failure) = CaptureEnding.Decide(e, cancel.IsCancellationRequested,
-                signals.Reason ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration"), engine.RedactMessage);
+                signals?.Reason ?? request.StopReason?.Invoke() ?? stopReason ?? (cancellationToken.IsCancellationRequested ? "ctrl-c" : "max-duration"), engine.RedactMessage);
         }
         finally
         {
@@ -169,6 +171,11 @@ public static class CaptureSession
             await engine.StopAsync(progress);
             Log.Information("capture ended: {Status} {Reason}", status, reason);
             await log.StopAsync();
+            if (request.Trigger?.Invoke() is { } trigger)
+            {
+                manifest.Update(m => m with { Trigger = trigger });
+            }
+
             manifest.Finish(status, reason);
         }
 

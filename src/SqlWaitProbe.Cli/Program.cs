@@ -63,6 +63,7 @@ public static class Program
         root.Options.Add(GlobalOptions.Verbose);
         root.Subcommands.Add(DemoCommand.Create(console));
         root.Subcommands.Add(CaptureCommand.Create(console));
+        root.Subcommands.Add(WatchCommand.Create(console));
         root.Subcommands.Add(AnalyzeCommand.Create(console));
         root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(StacksCommand.Create(console));

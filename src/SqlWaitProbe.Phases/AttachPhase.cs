@@ -17,10 +17,11 @@ public static class AttachPhase
 {
     /// <summary>
     /// Runs the window. <paramref name="watching"/> says in the progress line what is watched (e.g. <c>2 session(s)</c>);
-    /// <paramref name="redact"/> removes secrets from collector errors. On cancellation the phase
+    /// <paramref name="redact"/> removes secrets from collector errors; <paramref name="endWindow"/> ends the window before
+    /// <paramref name="duration"/> as a whole one (a watch ends its windows when it knows what to keep). On cancellation the phase
     /// is still stopped, written and recorded, then <see cref="OperationCanceledException"/> propagates.
     /// </summary>
-    public static async Task RunAsync(PhaseContext phase, IReadOnlyList<ICollector> collectors, TimeSpan duration, ManifestRecorder manifest, IProgress<string> progress, string watching, Func<string, string>? redact, CancellationToken cancellationToken)
+    public static async Task RunAsync(PhaseContext phase, IReadOnlyList<ICollector> collectors, TimeSpan duration, ManifestRecorder manifest, IProgress<string> progress, string watching, Func<string, string>? redact, CancellationToken cancellationToken, CancellationToken endWindow = default)
     {
         redact ??= static m => m;
         var started = new List<ICollector>();
@@ -36,11 +37,16 @@ public static class AttachPhase
             using var ticker = new Timer(
                 _ => progress.Report($"attached: {Math.Min(clock.Elapsed.TotalSeconds, duration.TotalSeconds):0} s of {total} s, {Watching(phase, watching)}"),
                 null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
-            await Task.Delay(duration, cancellationToken);
+            using var ends = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, endWindow);
+            await Task.Delay(duration, ends.Token);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             interrupted = true;
+        }
+        catch (OperationCanceledException) when (endWindow.IsCancellationRequested)
+        {
+            // Ended early by its owner (a watch): the window is whole up to now.
         }
 
         if (phase.StartUtc == default)

@@ -47,7 +47,7 @@ public static class CaptureThenAnalyse
     /// Builds the report into <c>BUNDLE/report</c>. An interrupted capture is still analysed: the signal that interrupted
     /// it must not cancel its report. Returns the folder and the findings, or (null, []) when the disk filled.
     /// </summary>
-    private static async Task<(string? Folder, IReadOnlyList<string> Findings, IReadOnlyList<string> Attach)> AnalyseAsync(string bundleRoot, string status, IProgress<string> progress, CancellationToken cancellationToken)
+    public static async Task<(string? Folder, IReadOnlyList<string> Findings, IReadOnlyList<string> Attach)> AnalyseAsync(string bundleRoot, string status, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var folder = Path.Combine(bundleRoot, BundlePaths.ReportFolder);
         using var bundle = CaptureBundle.Open(bundleRoot);

@@ -74,6 +74,9 @@ public sealed record BundleManifest
     /// <summary>UTC time the capture ended.</summary>
     public DateTime EndUtc { get; init; }
 
+    /// <summary>What fired the dump when <c>probe watch</c> wrote this bundle; null for a capture.</summary>
+    public BundleTrigger? Trigger { get; init; }
+
     /// <summary>Every file of the bundle except the manifest, with size and SHA-256.</summary>
     public IReadOnlyList<BundleFile> Files { get; init; } = [];
 }

@@ -33,8 +33,12 @@ public sealed record AttachSurvey
     /// <summary>The grant that lets the role see every session.</summary>
     public string Grant => $"GRANT pg_monitor TO {QuoteIdentifier(Role)};";
 
-    /// <summary>Looks, refuses a window that would watch nothing, and returns what will be watched.</summary>
-    public static async Task<AttachSurvey> RunAsync(string connectionString, PostgresSessionFilter filter, string server, CancellationToken cancellationToken)
+    /// <summary>
+    /// Looks, refuses a window that would watch nothing, and returns what will be watched. With
+    /// <paramref name="openWhenNoneMatch"/> (a watch, which waits for its sessions to come) a window of no session opens;
+    /// one whose sessions are all hidden from the role is still refused.
+    /// </summary>
+    public static async Task<AttachSurvey> RunAsync(string connectionString, PostgresSessionFilter filter, string server, CancellationToken cancellationToken, bool openWhenNoneMatch = false)
     {
         await using var connection = PostgresSessionFilter.Connect(connectionString);
         await connection.OpenAsync(cancellationToken);
@@ -51,7 +55,7 @@ public sealed record AttachSurvey
 
         var visible = await filter.ListAsync(connection, filter.Query, true, cancellationToken);
         var waited = System.Diagnostics.Stopwatch.StartNew();
-        while (visible.Count == 0 && waited.Elapsed < Patience)
+        while (visible.Count == 0 && waited.Elapsed < Patience && !openWhenNoneMatch)
         {
             await Task.Delay(20, cancellationToken);
             visible = await filter.ListAsync(connection, filter.Query, true, cancellationToken);
@@ -59,7 +63,7 @@ public sealed record AttachSurvey
 
         var hidden = seesAll ? [] : await filter.ListAsync(connection, filter.HiddenQuery, true, cancellationToken);
         var survey = new AttachSurvey { Role = role, SeesAll = seesAll, TracksActivities = tracks, Visible = visible, Hidden = hidden };
-        if (visible.Count > 0)
+        if (visible.Count > 0 || (openWhenNoneMatch && hidden.Count == 0))
         {
             return survey;
         }

@@ -12,6 +12,8 @@ using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Postgres.Collectors;
 using SqlWaitProbe.Postgres.Embedded;
 using SqlWaitProbe.Postgres.Workloads;
+using SqlWaitProbe.Core.Watch;
+using SqlWaitProbe.Postgres.Watch;
 
 namespace SqlWaitProbe.Postgres.Engine;
 
@@ -19,7 +21,7 @@ namespace SqlWaitProbe.Postgres.Engine;
 /// PostgreSQL in a capture: an embedded server (unless <c>--server</c>), the workload's data, the wait and
 /// <c>pg_stat_database</c> collectors, the attach-mode backend search; the engine-neutral session does the rest.
 /// </summary>
-public sealed class PostgresEngine : IEngine
+public sealed class PostgresEngine : IEngine, IWatchableEngine
 {
     private readonly PostgresSettings _settings;
     private readonly RunScope _scope;
@@ -99,7 +101,7 @@ public sealed class PostgresEngine : IEngine
     public async Task<AttachWindow> AttachAsync(IProgress<string> progress, CancellationToken cancellationToken)
     {
         var filter = _settings.Attach ?? throw new InvalidOperationException("not an attach capture");
-        var survey = await AttachSurvey.RunAsync(Connection, filter, PostgresConnectionStrings.Redact(Connection), cancellationToken);
+        var survey = await AttachSurvey.RunAsync(Connection, filter, PostgresConnectionStrings.Redact(Connection), cancellationToken, OpenWhenNoneMatch);
         var backends = survey.Visible;
         foreach (var b in backends)
         {
@@ -185,6 +187,36 @@ public sealed class PostgresEngine : IEngine
 
     /// <inheritdoc />
     public void KillNow() => _server?.KillNow();
+
+    /// <inheritdoc />
+    public bool OpenWhenNoneMatch { get; set; }
+
+    /// <inheritdoc />
+    public string? CheckTrigger(TriggerSpec trigger)
+    {
+        ArgumentNullException.ThrowIfNull(trigger);
+        if (trigger.Kind is TriggerKind.Cpu or TriggerKind.RunQueue && !LooksLocal)
+        {
+            return $"--trigger {trigger.Text} measures this machine's CPUs, but the server is not on it; watch from the server's machine, or use wait, blocked or latency triggers";
+        }
+
+        return trigger.WaitName is { } name && PostgresWaitNames.Check(name) is { } error ? $"--trigger {trigger.Text}: {error}" : null;
+    }
+
+    /// <inheritdoc />
+    public async Task<IWatchMonitor> OpenMonitorAsync(CancellationToken cancellationToken)
+    {
+        var filter = _settings.Attach ?? throw new InvalidOperationException("a watch attaches");
+        var server = _settings.Server ?? throw new InvalidOperationException("a watch needs --server");
+        try
+        {
+            return await PostgresWatchMonitor.OpenAsync(server, filter, LooksLocal, cancellationToken);
+        }
+        catch (Exception e) when (e is NpgsqlException or SocketException or TimeoutException && !cancellationToken.IsCancellationRequested)
+        {
+            throw new EnvironmentProblemException($"cannot connect to {PostgresConnectionStrings.Redact(server)}: {PostgresConnectionStrings.RedactText(e.Message.Split('\n')[0])}", "Check that the server runs and accepts this connection.");
+        }
+    }
 
     private string Connection => _connectionString ?? throw new InvalidOperationException("PrepareServerAsync first");
 
