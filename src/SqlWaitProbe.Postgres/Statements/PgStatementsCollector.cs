@@ -107,8 +107,10 @@ public sealed class PgStatementsCollector : ICollector
             writer.Write(BundleColumns.Header(BundleColumns.Statements.All) + "\n");
             foreach (var (id, d) in rows.OrderByDescending(r => r.Delta.ElapsedMs))
             {
+                // One row per line: the bundle's CSV readers read line by line, and a text such as a driver's own
+                // multi-line catalog query would otherwise split its row.
                 writer.Write(Csv.Line(
-                    StatementKey.FromQueryId(id), id.ToString(CultureInfo.InvariantCulture), null, d.Text,
+                    StatementKey.FromQueryId(id), id.ToString(CultureInfo.InvariantCulture), null, d.Text?.ReplaceLineEndings(" "),
                     Csv.Number(d.Calls), Csv.Number(d.ElapsedMs), null, Csv.Number(d.Rows), Csv.Number(d.Hit + d.Read), Csv.Number(d.Read),
                     Csv.Number(d.Written), Csv.Number(d.TempWritten), null, null, null, null, null) + "\n");
             }
