@@ -169,7 +169,14 @@ public static class CaptureSession
             // The space set aside at the start is what the closing writes (log, final manifest) use on a full disk.
             reserve.Release();
             await engine.StopAsync(progress);
-            Log.Information("capture ended: {Status} {Reason}", status, reason);
+            if (reason is null)
+            {
+                Log.Information("capture ended: {Status}", status);
+            }
+            else
+            {
+                Log.Information("capture ended: {Status} ({Reason})", status, reason);
+            }
             await log.StopAsync();
             if (request.Trigger?.Invoke() is { } trigger)
             {

@@ -65,6 +65,18 @@ public static class StackQuality
         || (frame.Symbol.StartsWith('[') && frame.Symbol.EndsWith(']'));
 
     /// <summary>
+    /// The share of samples that reach a thread's first function, given the share that stops short: never "100%" beside
+    /// a share that stops short (0.4% short reads 99.6%, not 100%).
+    /// </summary>
+    public static string Reach(double incompleteShare)
+    {
+        var reach = 1 - incompleteShare;
+        return incompleteShare > 0 && reach >= 0.995
+            ? (reach * 100).ToString(reach >= 0.9995 ? "0.##" : "0.#", System.Globalization.CultureInfo.InvariantCulture) + "%"
+            : Core.Text.Figures.Pct(reach);
+    }
+
+    /// <summary>
     /// The Data quality lines of one phase: completeness, symbol coverage of the heaviest modules, whether an ETW
     /// capture's symbols were looked up (<paramref name="symbols"/>), lost samples, and what to do when either is poor.
     /// </summary>
@@ -79,7 +91,7 @@ public static class StackQuality
 
         var who = process.Length == 0 ? "all processes" : process;
         lines.Add(string.Create(CultureInfo.InvariantCulture,
-            $"phase {phase}: stack completeness of {who}: {Pct(1 - quality.IncompleteShare)} of CPU samples (by weight) reach a thread's first function; {Pct(quality.IncompleteShare)} stop short, so their callers are missing from call paths and flame graphs; {lostSamples} samples lost ({source})"));
+            $"phase {phase}: stack completeness of {who}: {Reach(quality.IncompleteShare)} of CPU samples (by weight) reach a thread's first function; {Pct(quality.IncompleteShare)} stop short, so their callers are missing from call paths and flame graphs; {lostSamples} samples lost ({source})"));
         var heavy = quality.Modules.Take(maxModules).ToArray();
         lines.Add($"phase {phase}: frames without a symbol, per module of {who} (share of that module's frame weight): "
             + string.Join(", ", heavy.Select(m => $"{m.Module} {Pct(m.UnsymbolisedShare)}")));

@@ -31,7 +31,7 @@ public static class PhaseProgressBars
             ? string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s of {duration:0} s ({Math.Max(0, duration - state.ElapsedSeconds):0} s left)")
             : string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s, {state.Iterations} iterations per session");
         var running = state.Running is > 0 ? $" (+{state.Running} running past the phase end, measured up to it)" : "";
-        var executions = state.Done ? $"{state.Executions} executions in the summary" : $"{state.Executions} executions{running}";
+        var executions = state.Done ? $"{Figures.Count(state.Executions, "execution")} in the summary" : $"{Figures.Count(state.Executions, "execution")}{running}";
         return $"phase {state.Phase}: {state.Sessions} session(s), {executions}, {time}, {state.State}";
     }
 

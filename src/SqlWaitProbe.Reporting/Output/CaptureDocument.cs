@@ -15,7 +15,7 @@ public static class CaptureDocument
     /// <summary>How the figures are computed.</summary>
     public const string MethodText =
         "Session time is the sum of execution durations the driver measured (executions.csv). Waits are the workload sessions' wait totals (waits.csv, scope session; server-wide only in attach mode). "
-        + "CPU is the time the sessions' server-side workers spent on CPU as the OS or server reports it (sessions.csv). Unaccounted = session − waits − CPU; it is split into run-queue time (OS), the probe's measured overhead, "
+        + "CPU is the time the sessions' server-side workers spent on CPU as the OS or server reports it, inside each session's executions where the OS readings allow (session_timeline.csv), else over the phase (sessions.csv); the ledger's source column names which. Unaccounted = session − waits − CPU; it is split into run-queue time (OS), the probe's measured overhead, "
         + "and the remainder (off-CPU time no wait covers; negative means over-accounted). CPU stack samples of the server process only split CPU time by module and tag: CPU ms per execution = exclusive share × CPU ms ÷ executions. "
         + "A stack's tag is the first frame, walking leaf → root, that matches a tag rule. Ideal throughput = sessions × the baseline's executions per second per session, capped by the machine: logical CPUs ÷ the baseline's CPU seconds per execution (for CPU-bound work, baseline rate × min(sessions, logical CPUs)).";
 

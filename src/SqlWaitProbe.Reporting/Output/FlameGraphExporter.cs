@@ -34,7 +34,7 @@ public sealed class FlameGraphExporter(IFlameGraphRenderer? renderer) : IReportE
             folder.Progress.Report($"rendering the flame graph of {phase.Name}");
             var title = analysis.Ledgers.FirstOrDefault(l => l.Phase == phase.Name) is { IsAttach: true } attached
                 ? $"{phase.Name}: {attached.WatchedSessions} session(s) watched"
-                : $"{phase.Name}: {phase.Phase.Threads} session(s), {phase.Executions.Count} executions";
+                : $"{phase.Name}: {phase.Phase.Threads} session(s), {Core.Text.Figures.Count(phase.Executions.Count, "execution")}";
             var serverStacks = server.Length == 0 ? phase.Stacks! : phase.Stacks!.OnlyProcess(server);
             cpuRenderer = renderer.WithWeightUnit(phase.Sampling?.WeightUnit ?? "none");
             var svg = cpuRenderer.Render(serverStacks, ReferenceEquals(serverStacks, phase.Stacks) ? title : $"{title} — {server}");

@@ -7,6 +7,16 @@ public sealed class StackQualityTests
 {
     private static Frame U(string module, string symbol) => new(module, symbol, FrameKind.User);
 
+    [Theory]
+    [InlineData(0.004, "99.6%")]
+    [InlineData(0.0004, "99.96%")]
+    [InlineData(0.4, "60%")]
+    [InlineData(0, "100%")]
+    public void The_share_that_reaches_a_first_function_never_reads_100_percent_beside_one_that_stops_short(double incomplete, string expected)
+    {
+        Assert.Equal(expected, StackQuality.Reach(incomplete));
+    }
+
     [Fact]
     public void A_frame_pointer_walk_that_stops_in_libcrypto_is_reported_with_its_remedy()
     {

@@ -24,7 +24,7 @@ public sealed class CpuGrowthRule : CaptureRule
         }
 
         var ratio = load.CpuMsPerExecution / b.CpuMsPerExecution;
-        var evidence = new List<string> { $"CPU per execution {F(b.CpuMsPerExecution)} ms in baseline → {F(load.CpuMsPerExecution)} ms in {load.Phase} [sessions.csv cpu_ms ÷ executions]" };
+        var evidence = new List<string> { $"CPU per execution {F(b.CpuMsPerExecution)} ms in baseline → {F(load.CpuMsPerExecution)} ms in {load.Phase} [{load.CpuSource} ÷ executions]" };
         var top = analysis.Growth.FirstOrDefault();
         var title = $"Per-execution CPU grew {F(ratio)}× from baseline to {load.Phase}";
         var named = top is not null && top.ShareOfGrowth is > 0;

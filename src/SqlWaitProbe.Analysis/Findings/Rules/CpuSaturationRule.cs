@@ -90,7 +90,7 @@ public sealed class CpuSaturationRule : CaptureRule
             title += scales
                 ? $"; CPU per execution {(change <= -0.005 ? "fell " + Pct(-change) : change >= 0.005 ? "rose " + Pct(change) : "held")} from {baseline.Phase}, so the engine scales and the machine is the limit"
                 : $"; CPU per execution grew {Pct(change)} from {baseline.Phase}, so the engine also spends more per execution under load";
-            evidence.Add($"CPU per execution {F(baseline.CpuMsPerExecution)} ms in {baseline.Phase} → {F(l.CpuMsPerExecution)} ms in {l.Phase} ({SignedPct(change)}) [sessions.csv cpu_ms ÷ executions]");
+            evidence.Add($"CPU per execution {F(baseline.CpuMsPerExecution)} ms in {baseline.Phase} → {F(l.CpuMsPerExecution)} ms in {l.Phase} ({SignedPct(change)}) [{l.CpuSource} ÷ executions]");
         }
 
         var next = scales

@@ -41,7 +41,7 @@ public sealed class StacksIncompleteRule : CaptureRule
         var why = p.Sampling.CallGraphReason is { } reason ? $" ({reason})" : "";
         yield return Create(Severities.Warning, p.Name,
             $"In {p.Name}, {Pct(quality.IncompleteShare)} of {who}'s CPU samples have stacks that stop short of a thread's first function, so call paths lose their callers: capture again with --call-graph dwarf",
-            [$"stacks recorded with --call-graph {how}{why}: {Pct(1 - quality.IncompleteShare)} reach a thread's first function, {Pct(quality.IncompleteShare)} stop short [cpu/stacks.folded, cpu/sampling.json]",
+            [$"stacks recorded with --call-graph {how}{why}: {StackQuality.Reach(quality.IncompleteShare)} reach a thread's first function, {Pct(quality.IncompleteShare)} stop short [cpu/stacks.folded, cpu/sampling.json]",
              $"frame-pointer walks stop in libraries built without frame pointers (Debian's libcrypto and glibc); --call-graph dwarf unwinds them, at about 23 times the perf data (docs/performance.md); this finding appears from {Pct(IncompleteShare)} of the samples"],
             "capture again with --call-graph dwarf (and a --max-perf-mb that fits its data) to see whole call paths",
             dataQuality: true);
