@@ -44,7 +44,7 @@ after=$(server_ticks)
 kill "$idle" 2>/dev/null || true
 
 hz=$(getconf CLK_TCK)
-read -r user sys < "$work/time"
+read -r user sys < <(tail -1 "$work/time")
 python3 - "$seconds" "$user" "$sys" "$(( after - before ))" "$hz" "$peak" "$(nproc)" "$(ls "$out" | grep -c '^dump-' || true)" <<'PY'
 import sys
 seconds, user, sys_, ticks, hz, peak_kb, cpus, dumps = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
