@@ -63,6 +63,9 @@ public sealed record CaptureRequest
     /// <summary>What fired a watch's dump, read when the capture ends and written into its manifest; null for a capture.</summary>
     public Func<BundleTrigger?>? Trigger { get; init; }
 
+    /// <summary>The experiment variant this capture is (<c>probe experiment</c>), recorded in the manifest; null for a capture of its own.</summary>
+    public BundleExperiment? Experiment { get; init; }
+
     /// <summary>Workload name for logs, the manifest and the default folder: <c>attach</c> in attach mode.</summary>
     public string WorkloadName => Engine.Workload?.Name ?? PhaseNames.Attach;
 

@@ -65,6 +65,7 @@ public static class CaptureSession
             ServerProcess = engine.ServerProcess,
             Workload = request.WorkloadName,
             Options = request.Options,
+            Experiment = request.Experiment,
             StartUtc = DateTime.UtcNow,
         });
 

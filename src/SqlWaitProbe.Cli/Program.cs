@@ -66,6 +66,7 @@ public static class Program
         root.Subcommands.Add(WatchCommand.Create(console));
         root.Subcommands.Add(AnalyzeCommand.Create(console));
         root.Subcommands.Add(CompareCommand.Create(console));
+        root.Subcommands.Add(ExperimentCommand.Create(console));
         root.Subcommands.Add(StacksCommand.Create(console));
         root.Subcommands.Add(WorkloadsCommand.Create(console));
         root.Subcommands.Add(XeCommand.Create(console));

@@ -47,6 +47,9 @@ public sealed class PostgresModule : IEngineModule
     public IReadOnlyList<ICollectorModule> Collectors => PostgresCollectors.All;
 
     /// <inheritdoc />
+    public Core.ServerSettings.IExperimentEngine Experiments { get; } = new ServerSettings.PostgresExperimentEngine();
+
+    /// <inheritdoc />
     public StackTagSet StackTags => PostgresStackTags.Set;
 
     /// <inheritdoc />

@@ -133,6 +133,9 @@ public sealed class SqlServerModule : IEngineModule
     public IReadOnlyList<ICollectorModule> Collectors => SqlServerCollectors.All;
 
     /// <inheritdoc />
+    public Core.ServerSettings.IExperimentEngine Experiments { get; } = new ServerSettings.SqlServerExperimentEngine();
+
+    /// <inheritdoc />
     public StackTagSet StackTags => SqlServerStackTags.Set;
 
     /// <inheritdoc />

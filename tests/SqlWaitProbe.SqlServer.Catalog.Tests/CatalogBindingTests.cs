@@ -48,6 +48,8 @@ public sealed class CatalogBindingTests(ITestOutputHelper output)
                      "read page events from the event files", "count page events in the event files", "drop XE session", "--attach --database Sales", "--attach --session-ids",
                      "--sql sqlserver-hashbytes-sha512.sql", "--proc " + ProbeStatements.UserProcedure, "cci-etl: ", "parallel-insert: [session 1]",
                      "its dynamic SQL", "creates dbo.probe_etl_seq", "creates dbo.probe_hb_demo",
+                     "experiment: apply sp_configure.max degree of parallelism", "experiment: restore workload_group.default.MAX_DOP", "experiment: apply trace_flag.3933",
+                     "experiment: read database_scoped.MAXDOP", "experiment: apply resource_pool.default.AFFINITY",
                  })
         {
             Assert.True(sources.Any(s => s.Contains(expected, StringComparison.Ordinal)), $"nothing bound for '{expected}'");

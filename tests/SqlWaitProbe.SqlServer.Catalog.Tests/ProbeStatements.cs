@@ -1,6 +1,8 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.ServerSettings;
+using SqlWaitProbe.SqlServer.ServerSettings;
 using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
@@ -52,6 +54,7 @@ public static class ProbeStatements
         yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
         yield return ("known session ids (8 and 200 sessions)", _ => Task.FromResult(KnownSessions()));
+        yield return ("probe experiment settings", major => Task.FromResult(ExperimentSettings(major)));
         yield return ("XE files read through the server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [Builder(new SessionFilter { SessionIds = [51] }).ReadEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel"),
              Builder(new SessionFilter { SessionIds = [51] }).CountEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel")]));
@@ -161,6 +164,36 @@ public static class ProbeStatements
         {
             var filter = new SessionFilter { SessionIds = [.. Enumerable.Range(51, count)] };
             statements.AddRange(DmvQueries.All(filter).Take(2).Select(d => new SqlStatement($"snapshot {d.Name} of {count} sessions", d.Query)));
+        }
+
+        return statements;
+    }
+
+    /// <summary>
+    /// What <c>probe experiment</c> sends for each kind of setting: the read before, the apply, the restore to the value
+    /// read before, for every family the catalog knows (startup-only ones are only read).
+    /// </summary>
+    private static IReadOnlyList<SqlStatement> ExperimentSettings(int major)
+    {
+        var catalog = SqlServerSettingCatalog.Instance;
+        // A value read before each change, as a server fresh from setup holds it.
+        (string Name, string Value, string Before)[] asked =
+        [
+            ("sp_configure.max degree of parallelism", "1", "0"), ("sp_configure.cost threshold for parallelism", "50", "5"), ("sp_configure.show advanced options", "1", "0"),
+            ("database_scoped.MAXDOP", "1", "0"), ("database_scoped.LEGACY_CARDINALITY_ESTIMATION", "ON", "0"),
+            ("workload_group.default.MAX_DOP", "1", "0"), ("workload_group.default.REQUEST_MAX_MEMORY_GRANT_PERCENT", "10", "25"),
+            ("resource_pool.default.MAX_CPU_PERCENT", "50", "100"), ("resource_pool.default.MIN_CPU_PERCENT", "10", "0"), ("resource_pool.default.AFFINITY", "0 TO 1", "AUTO"),
+            ("resource_governor", "on", "off"), ("resource_governor", "off", "on"), ("trace_flag.3933", "on", "off"), ("trace_flag.3933", "off", "on"),
+            ("trace_flag.834", "on", "on"), ("memory_model", "LOCK_PAGES", "LOCK_PAGES"),
+        ];
+        var statements = new List<SqlStatement>();
+        // The memory model column came with 2016 SP1; the 2016 catalog here is the release's, and the experiment records the model as not read there.
+        foreach (var (name, value, before) in asked.Where(a => a.Name != "memory_model" || major > 13))
+        {
+            var setting = catalog.Find(name) ?? throw new InvalidOperationException($"the experiment catalog has no {name}");
+            statements.AddRange(catalog.ReadStatements(setting).Select(s => new SqlStatement($"experiment: read {setting.Name}", s)));
+            statements.AddRange(catalog.ApplyStatements(setting, value).Select(s => new SqlStatement($"experiment: apply {setting.Name} = {value}", s)));
+            statements.AddRange(catalog.RestoreStatements(setting, new SettingSnapshot(before, before)).Select(s => new SqlStatement($"experiment: restore {setting.Name}", s)));
         }
 
         return statements;

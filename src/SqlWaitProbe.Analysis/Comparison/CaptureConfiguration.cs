@@ -36,6 +36,7 @@ public static class CaptureConfiguration
     {
         var rows = new List<ConfigurationRow>();
         rows.AddRange(Ran(manifests).Where(r => r.Values.Distinct(StringComparer.Ordinal).Count() > 1));
+        rows.AddRange(Differing(manifests, m => m.Experiment?.Effective ?? NoSettings, _ => true, "manifest.json experiment (read back from the server)", _ => null));
         rows.AddRange(Differing(manifests, m => m.Configuration, k => !InstanceIdentity.Contains(k), "manifest.json configuration", _ => null));
         rows.AddRange(Differing(manifests, m => m.Options, k => !NotConfiguration.Contains(k) && !RanOptions.Contains(k), "manifest.json options", _ => "default"));
         return rows;
@@ -64,6 +65,8 @@ public static class CaptureConfiguration
 
         return Unique(fallback);
     }
+
+    private static readonly Dictionary<string, string> NoSettings = [];
 
     private const string Workload = "workload";
     private const string Sessions = "sessions per phase";

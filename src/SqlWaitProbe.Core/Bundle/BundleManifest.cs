@@ -56,6 +56,9 @@ public sealed record BundleManifest
     /// </summary>
     public IReadOnlyDictionary<string, string> Configuration { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>The experiment variant this capture is (<c>probe experiment</c>), or null for a capture of its own.</summary>
+    public BundleExperiment? Experiment { get; init; }
+
     /// <summary>Phases in the order they ran.</summary>
     public IReadOnlyList<BundlePhase> Phases { get; init; } = [];
 

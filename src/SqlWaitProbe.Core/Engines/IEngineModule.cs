@@ -49,6 +49,9 @@ public interface IEngineModule
     /// </summary>
     Task<IServerCleanup?> OpenCleanupAsync(OptionValues options, CancellationToken cancellationToken) => Task.FromResult<IServerCleanup?>(null);
 
+    /// <summary>What <c>probe experiment</c> needs of the engine; null when it runs no experiments.</summary>
+    ServerSettings.IExperimentEngine? Experiments => null;
+
     /// <summary>The engine's collector modules (its catalog), for the analysis of their files in any bundle.</summary>
     IReadOnlyList<ICollectorModule> Collectors { get; }
 

@@ -43,4 +43,20 @@ public sealed record RunResource
 
     /// <summary>An extended-event session the run created on a SQL Server.</summary>
     public string? XeSession { get; init; }
+
+    /// <summary>
+    /// A server setting an experiment changed (engine-qualified name, e.g. <c>postgres work_mem</c>); recorded before
+    /// the change is sent, forgotten once it is restored. <c>probe cleanup</c> names it and its
+    /// <see cref="RestoreStatements"/>, and sends them only when the user confirms.
+    /// </summary>
+    public string? ChangedSetting { get; init; }
+
+    /// <summary>The server the setting was changed on, credentials removed.</summary>
+    public string? SettingServer { get; init; }
+
+    /// <summary>The setting's value in effect before the change.</summary>
+    public string? SettingBefore { get; init; }
+
+    /// <summary>The statements that put the setting back as it was, in order.</summary>
+    public IReadOnlyList<string> RestoreStatements { get; init; } = [];
 }

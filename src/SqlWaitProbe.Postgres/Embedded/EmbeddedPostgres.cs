@@ -213,6 +213,18 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
         HasStatementStats = preloaded.Contains("pg_stat_statements");
     }
 
+    /// <summary>
+    /// Restarts the server (fast shutdown, start) so settings read only at start take effect; the new postmaster is
+    /// recorded for <c>probe cleanup</c> as the first one was.
+    /// </summary>
+    public async Task RestartAsync(IProgress<string> progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(progress);
+        progress.Report("restarting the embedded PostgreSQL");
+        await StopServerAsync();
+        await LaunchAsync(progress, cancellationToken);
+    }
+
     /// <summary>Stops the server (fast shutdown, then SIGKILL) and deletes its folder; safe to call twice.</summary>
     public async ValueTask DisposeAsync()
     {

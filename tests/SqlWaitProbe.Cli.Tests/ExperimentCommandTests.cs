@@ -1,0 +1,145 @@
+using System.Text.Json;
+using SqlWaitProbe.Core.Bundle;
+using SqlWaitProbe.TestSupport;
+
+namespace SqlWaitProbe.Cli.Tests;
+
+/// <summary>
+/// <c>probe experiment</c> on the embedded PostgreSQL: the README's work_mem experiment, whose answer is known by
+/// construction (a 64kB sort of 200,000 rows spills to temp files, a 256MB one never does), and bad experiment files.
+/// </summary>
+[Collection(KnownCasesCollection.Name)]
+public sealed class ExperimentCommandTests
+{
+    private static string Sample(string name) => Path.Combine(TestData.RepoRoot, "samples", "experiments", name);
+
+    [Fact]
+    public async Task The_work_mem_experiment_records_each_variants_setting_and_its_comparison_names_the_spill()
+    {
+        var dir = Path.Combine(TestData.TempFolder(), "experiment");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(4), "experiment", Sample("postgres-work-mem.yaml"), "-o", dir);
+        Assert.True(exit == 0, stderr + stdout);
+        Assert.Contains("small: complete; ran with work_mem=64kB", stdout, StringComparison.Ordinal);
+        Assert.Contains("large: complete; ran with work_mem=256MB", stdout, StringComparison.Ordinal);
+        Assert.Contains("IO:BufFileWrite", stdout, StringComparison.Ordinal);
+
+        // Each variant is an ordinary bundle whose manifest says which variant it is and what the server read back.
+        var small = CaptureBundle.ReadManifest(Path.Combine(dir, "small", "manifest.json"));
+        var large = CaptureBundle.ReadManifest(Path.Combine(dir, "large", "manifest.json"));
+        Assert.Equal(BundleStatus.Complete, small.Status);
+        Assert.Equal("small", small.Experiment!.Variant);
+        Assert.Equal("64kB", small.Experiment.Requested["work_mem"]);
+        Assert.Equal("64kB", small.Experiment.Effective["work_mem"]);
+        Assert.Equal("256MB", large.Experiment!.Effective["work_mem"]);
+        Assert.Equal(16, small.Phases.Single().Executions);
+        Assert.Equal(16, large.Phases.Single().Executions);
+
+        using var comparison = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "comparison", "comparison.json")));
+        var root = comparison.RootElement;
+        var workMem = root.GetProperty("configurationDifferences").EnumerateArray().Single(d => d.GetProperty("setting").GetString() == "work_mem");
+        Assert.Equal(["64kB", "256MB"], workMem.GetProperty("values").EnumerateArray().Select(v => v.GetString()));
+
+        // The answer: only the small variant waits on temp-file writes; the large one never spills.
+        var waits = root.GetProperty("phases")[0].GetProperty("waitsMsPerExecution").EnumerateArray()
+            .FirstOrDefault(w => w.GetProperty("name").GetString() == "IO:BufFileWrite");
+        Assert.Equal(JsonValueKind.Object, waits.ValueKind);
+        var values = waits.GetProperty("values").EnumerateArray().Select(v => v.ValueKind == JsonValueKind.Number ? v.GetDouble() : 0).ToArray();
+        Assert.True(values[0] > 0, $"small waits on IO:BufFileWrite: {values[0]} ms per execution");
+        Assert.Equal(0, values[1]);
+        Assert.Contains(root.GetProperty("findings").EnumerateArray(), f => f.GetProperty("title").GetString()!.Contains("IO:BufFileWrite", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("variants:\n  - name: a\n    settings:\n      work_mme: 64kB\n", 6, "unknown setting 'work_mme'")]
+    [InlineData("variants:\n  - name: a\n  - name: a\n", 5, "two variants are named 'a'")]
+    [InlineData("variants: []\n", 3, "the variant list is empty")]
+    [InlineData("variantz:\n  - name: a\n", 3, "unknown key 'variantz'")]
+    [InlineData("variants:\n  - name: a\n    settings:\n      shared_buffers: 1GB\nserver: Host=db1;Username=me\n", 6, "only the embedded server")]
+    [InlineData("iterations:\n  total: 7\nthreads: [2]\nvariants:\n  - name: a\n", null, "split evenly")]
+    public async Task A_bad_experiment_file_is_one_line_and_exit_2_before_anything_is_made(string tail, int? line, string says)
+    {
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "bad.yaml");
+        File.WriteAllText(file, "engine: postgres\nworkload: hashbytes\n" + tail);
+        var output = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", file, "-o", output);
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        var lines = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Single(lines);
+        Assert.StartsWith($"probe: {file}{(line is null ? ":" : $":{line}:")}", lines[0], StringComparison.Ordinal);
+        Assert.Contains(says, lines[0], StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output), "nothing is made for a bad file");
+    }
+
+    [Fact]
+    public async Task The_dry_run_prints_every_statement_in_order_with_its_restore_and_connects_to_nothing()
+    {
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "exp.yaml");
+        File.WriteAllText(file, """
+            engine: postgres
+            setup: CREATE TABLE t (id int); INSERT INTO t VALUES (1);
+            teardown: DROP TABLE t;
+            workload:
+              sql: SELECT count(*) FROM t
+            iterations: 3
+            variants:
+              - name: slow-checkpoints
+                settings:
+                  checkpoint_timeout: 30min
+                  jit: off
+            """);
+        var output = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", file, "-o", output, "--dry-run");
+        Assert.True(exit == 0, stderr);
+        string[] inOrder =
+        [
+            "CREATE TABLE t (id int);",
+            "INSERT INTO t VALUES (1);",
+            "SELECT current_setting('checkpoint_timeout'); -- read before",
+            "ALTER SYSTEM SET checkpoint_timeout = '30min';",
+            "SELECT pg_reload_conf();",
+            "-- jit = off: on every workload session as it starts (SET jit = 'off')",
+            "-- capture: probe capture --engine postgres --server '<the embedded server>;Options=-c jit=off' --sql",
+            "ALTER SYSTEM SET checkpoint_timeout = <its postgresql.auto.conf entry read before; ALTER SYSTEM RESET checkpoint_timeout when it had none>;",
+            "DROP TABLE t;",
+        ];
+        var at = 0;
+        foreach (var expected in inOrder)
+        {
+            var found = stdout.IndexOf(expected, at, StringComparison.Ordinal);
+            Assert.True(found >= 0, $"'{expected}' after position {at} in:\n{stdout}");
+            at = found + expected.Length;
+        }
+
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task The_sql_server_sample_dry_runs_with_every_apply_followed_by_its_restore()
+    {
+        var output = Path.Combine(TestData.TempFolder(), "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", Sample("sqlserver-rg-maxdop.yaml"), "-o", output, "--dry-run");
+        Assert.True(exit == 0, stderr);
+        string[] inOrder =
+        [
+            "CREATE TABLE dbo.probe_rg_big", "GO",
+            "-- variant 2/3: rg-maxdop-1", "ALTER WORKLOAD GROUP [default] WITH (MAX_DOP = 1);", "ALTER RESOURCE GOVERNOR RECONFIGURE;",
+            "-- capture: probe capture --engine sqlserver", "--threads 1,8 --iterations 10",
+            "ALTER WORKLOAD GROUP [default] WITH (MAX_DOP = <value read before>);",
+            "-- variant 3/3: server-maxdop-1", "EXEC sys.sp_configure N'max degree of parallelism', 1;", "RECONFIGURE;",
+            "EXEC sys.sp_configure N'max degree of parallelism', <value read before>;",
+            "DROP TABLE dbo.probe_rg_big;",
+        ];
+        var at = 0;
+        foreach (var expected in inOrder)
+        {
+            var found = stdout.IndexOf(expected, at, StringComparison.Ordinal);
+            Assert.True(found >= 0, $"'{expected}' after position {at} in:\n{stdout}");
+            at = found + expected.Length;
+        }
+
+        Assert.DoesNotContain(";;", stdout, StringComparison.Ordinal);
+    }
+}
