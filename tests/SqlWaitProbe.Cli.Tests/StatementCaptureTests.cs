@@ -63,7 +63,11 @@ public sealed class StatementCaptureTests
         Assert.Contains("| SELECT pg_sleep($1) |", report);
         if (busy.GetProperty("sessionShare").GetDouble() >= 0.5)
         {
-            Assert.Contains("one statement takes", report[..report.IndexOf("## Time ledger", StringComparison.Ordinal)]);
+            var head = report[..report.IndexOf("## Time ledger", StringComparison.Ordinal)];
+            Assert.Contains("one statement takes", head);
+
+            // The finding's ledger line adds up on the page: every part the unaccounted figure leaves out is shown.
+            Assert.Matches(@"waits [0-9.,]+ ms.*, CPU [0-9.,]+ ms, run queue [0-9.,]+ ms, unaccounted -?[0-9.,]+ ms", head);
         }
     }
 

@@ -113,6 +113,21 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         Assert.Contains("no probe watch is running on", noneErr);
     }
 
+    [Fact]
+    public async Task A_watch_without_a_server_is_one_line_naming_server_and_its_help_offers_no_workload_option()
+    {
+        var dir = Path.Combine(TestData.TempFolder(), "watch");
+        var (exit, _, stderr) = await InProcessProbe.RunAsync("watch", "--trigger", "wait:Lock>30%", "-o", dir);
+        Assert.True(exit == 2, stderr);
+        Assert.Contains("probe watch needs --server", Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)));
+        Assert.False(Directory.Exists(dir));
+
+        var (_, help, _) = await InProcessProbe.RunAsync("watch", "--help");
+        Assert.Contains("--trigger", help);
+        Assert.DoesNotContain("--proc", help);
+        Assert.DoesNotContain("--reset-server-state", help);
+    }
+
     [Theory]
     [InlineData("wait:Lock>30", "a share is a percentage")]
     [InlineData("wait:Lokc:tuple>30%", "'Lokc' is not a PostgreSQL wait class")]

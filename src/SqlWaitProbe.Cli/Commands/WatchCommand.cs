@@ -23,6 +23,7 @@ public static class WatchCommand
     private static readonly HashSet<string> NotForWatch = new(StringComparer.Ordinal)
     {
         "--attach", "--duration", "--workload", "--sql", "--threads", "--iterations", "--no-baseline", "--scale", "--dry-run", "--force", "--yes", "--max-duration", "--no-analyze",
+        "--proc", "--reset-server-state",
     };
 
     /// <summary>Builds the command.</summary>
@@ -59,6 +60,11 @@ public static class WatchCommand
     /// <summary>Everything a watch refuses, before its folder or log exists: one line and exit 2.</summary>
     private static void Validate(IProbeConsole console, OptionValues options, string output)
     {
+        if (string.IsNullOrWhiteSpace(options.Get(Core.Engines.CommonOptions.Server)))
+        {
+            throw new BadInputException("probe watch needs --server: it watches a live server read-only (give e.g. --server 'Host=db1;Username=me;Database=app')");
+        }
+
         var values = WatchWindows.ForWindow(options, Path.Combine(output, WatchSession.RingFolder, "w-0"), TimeSpan.FromMinutes(1));
         var engine = EngineCatalog.Create(values, console, Core.Runtime.RunScope.NewCapture());
         if (engine is not IWatchableEngine watchable)

@@ -30,6 +30,7 @@ public sealed class TopStatementRule : CaptureRule
         {
             $"session time {F(top.SessionMs)} ms of {F(statements.SessionMs)} ms sampled [activity.csv]",
             $"waits {F(top.WaitMs)} ms" + (top.Waits.Count > 0 ? $" (top {top.Waits[0].Type} {F(top.Waits[0].Ms)} ms)" : "") + ", CPU " + (top.CpuMs is { } cpu ? $"{F(cpu)} ms" : "not measured")
+                + (top.RunQueueMs is { } queue ? $", run queue {F(queue)} ms" : "")
                 + $", unaccounted {F(top.UnaccountedMs)} ms [{(top.CpuSource.Length > 0 ? top.CpuSource : "activity.csv")}]",
         };
         if (top.Stats is { } s)
