@@ -13,7 +13,7 @@ using SqlWaitProbe.Postgres.Embedded;
 
 namespace SqlWaitProbe.Cli.Commands;
 
-/// <summary><c>probe demo</c>: an embedded PostgreSQL, the hashbytes workload at 1 and 2 sessions, about 20 seconds, then the report.</summary>
+/// <summary><c>probe demo</c>: an embedded PostgreSQL, the hashbytes workload at 1 and 2 sessions, about 30 seconds (two 8 s phases, each after its pilot), then the report.</summary>
 public static class DemoCommand
 {
     private static readonly Option<DirectoryInfo?> Output = new("--output", "-o") { Description = "Bundle folder (default: ./probe-runs/demo-<time>)." };
@@ -23,7 +23,7 @@ public static class DemoCommand
 
     public static Command Create(IProbeConsole console)
     {
-        var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 20 seconds, and show what the report finds.");
+        var command = new Command("demo", "Start a throw-away PostgreSQL, run the hashbytes workload at 1 and 2 sessions for about 30 seconds, and show what the report finds.");
         command.Options.Add(Output);
         command.Options.Add(Cpu);
         command.Options.Add(Format);
