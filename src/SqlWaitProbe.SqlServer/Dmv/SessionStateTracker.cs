@@ -1,7 +1,4 @@
-using System.Globalization;
-using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
-using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.SqlServer.Dmv;
 
@@ -75,16 +72,6 @@ public sealed class SessionStateTracker
         }
 
         _open.Clear();
-        Core.Files.AtomicFile.WriteText(phase.PathFor(BundlePaths.SessionStates(phase.Name)), writer =>
-        {
-            writer.Write(BundleColumns.Header(BundleColumns.SessionStates.All) + "\n");
-            foreach (var (session, state, from, to) in _stretches.OrderBy(s => s.Session).ThenBy(s => s.From))
-            {
-                writer.Write(Csv.Line(
-                    session.ToString(CultureInfo.InvariantCulture), state,
-                    (from - phase.StartUtc).TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture),
-                    (to - phase.StartUtc).TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture)) + "\n");
-            }
-        });
+        SessionStatesFile.Write(phase, _stretches);
     }
 }
