@@ -14,6 +14,7 @@ public static class SqlServerCollectors
         new DmvModule(),
         new SessionStateModule(),
         new WorkerThreadModule(),
+        new Statements.SqlStatementsModule(),
         new XeModule(),
     ];
 }

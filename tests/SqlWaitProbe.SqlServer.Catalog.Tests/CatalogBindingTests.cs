@@ -1,3 +1,4 @@
+using SqlWaitProbe.SqlServer.Statements;
 using Xunit.Abstractions;
 
 namespace SqlWaitProbe.SqlServer.Catalog.Tests;
@@ -50,6 +51,8 @@ public sealed class CatalogBindingTests(ITestOutputHelper output)
                      "its dynamic SQL", "creates dbo.probe_etl_seq", "creates dbo.probe_hb_demo",
                      "experiment: apply sp_configure.max degree of parallelism", "experiment: restore workload_group.default.MAX_DOP", "experiment: apply trace_flag.3933",
                      "experiment: read database_scoped.MAXDOP", "experiment: apply resource_pool.default.AFFINITY",
+                     "statement counters at the phase start", "statement counters at the phase end", "poll requests, grants and blocking",
+                     "statement texts of the sampled requests", "cached plan of a statement",
                  })
         {
             Assert.True(sources.Any(s => s.Contains(expected, StringComparison.Ordinal)), $"nothing bound for '{expected}'");
@@ -85,5 +88,33 @@ public sealed class CatalogBindingTests(ITestOutputHelper output)
         {
             Assert.True(asksPerformanceState.Count == 0, "VIEW SERVER PERFORMANCE STATE (2022+) generated for major " + major + ": " + string.Join("; ", asksPerformanceState));
         }
+    }
+
+    [Theory]
+    [MemberData(nameof(CatalogVersion.Majors), MemberType = typeof(CatalogVersion))]
+    public async Task Statement_columns_and_functions_of_newer_servers_are_asked_only_of_them(int major)
+    {
+        var cases = (await CatalogBinding.OfAsync(major)).Cases.Where(c => c.Source is not CatalogBinding.NegativeControl and not CatalogBinding.VersionControl).ToList();
+        List<string> Using(string what) => [.. cases.Where(c => c.Sql.Contains(what, StringComparison.Ordinal)).Select(c => c.Source)];
+
+        // The spill columns came with 2017 (and 2016 SP2, which this RTM catalog is not); STRING_AGG with 2017; the last actual plan with 2019.
+        foreach (var (what, from) in new[] { ("qs.total_spills", 14), ("STRING_AGG(", 14), ("sys.dm_exec_query_plan_stats", 15) })
+        {
+            var sources = Using(what);
+            Assert.True(major >= from ? sources.Count > 0 : sources.Count == 0,
+                $"{what} (from major {from}) for major {major}: {(sources.Count == 0 ? "never asked" : string.Join("; ", sources))}");
+        }
+
+        // Before 2017 the blockers are joined with FOR XML PATH instead.
+        Assert.Equal(major < 14, Using("FOR XML PATH('')").Any(s => s.Contains("poll requests, grants and blocking", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void A_2016_SP2_server_gets_the_2017_statement_counters_that_bind_to_the_2017_catalog()
+    {
+        // The 2016 catalog here is the release's; SP2 added 2017's spill columns, so 2016 SP2 is asked exactly what 2017 is.
+        Assert.Equal(StatementQueries.QueryStatsAtStart(14, "14.0.1000.169").Text, StatementQueries.QueryStatsAtStart(13, "13.0.5026.0").Text);
+        Assert.Equal(StatementQueries.QueryStatsAtEnd(14, "14.0.1000.169", 60, "w").Text, StatementQueries.QueryStatsAtEnd(13, "13.0.6300.2", 60, "w").Text);
+        Assert.DoesNotContain("total_spills", StatementQueries.QueryStatsAtStart(13, "13.0.4001.0").Text, StringComparison.Ordinal);
     }
 }

@@ -6,6 +6,7 @@ using SqlWaitProbe.SqlServer.ServerSettings;
 using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Dmv;
+using SqlWaitProbe.SqlServer.Statements;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
 
@@ -50,6 +51,7 @@ public static class ProbeStatements
 
         yield return ("--offcpu on: worker thread of each session", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [new SqlStatement("worker threads of 2 sessions", WorkerThreadSampler.Query([51, 52]))]));
+        yield return ("statement texts and plans", major => Task.FromResult(StatementReads(major)));
         yield return ("probe check", major => Task.FromResult(SqlServerServerCheck.StatementsFor(major)));
         yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
@@ -164,6 +166,30 @@ public static class ProbeStatements
         {
             var filter = new SessionFilter { SessionIds = [.. Enumerable.Range(51, count)] };
             statements.AddRange(DmvQueries.All(filter).Take(2).Select(d => new SqlStatement($"snapshot {d.Name} of {count} sessions", d.Query)));
+        }
+
+        return statements;
+    }
+
+    /// <summary>
+    /// What the statement collector sends outside the dry run's reach: the texts of sampled statements by their handles
+    /// (read only when a poll found a request), and after the phase each top statement's cached plan and, from 2019, its
+    /// last actual plan. The handles are of the shape the server returns.
+    /// </summary>
+    private static IReadOnlyList<SqlStatement> StatementReads(int major)
+    {
+        const string sqlHandle = "0x020000004D2F5A1C7B3E8F10A1B2C3D4E5F60718293A4B5C0000000000000000000000000000000000";
+        const string planHandle = "0x060005004D2F5A1CA0B1C2D3E4F5061728394A5B6C7D8E9F000000000000000000000000000000000000";
+        var statements = new List<SqlStatement>
+        {
+            StatementQueries.Texts([(sqlHandle, 0, -1), (sqlHandle, 118, 402)]),
+            StatementQueries.EstimatedPlan(planHandle, 118, 402),
+            // Attach mode with no --database: every statement that ran, on the version's release build.
+            StatementQueries.QueryStatsAtEnd(major, ServerInfo.DryRunAssumptionFor(major).ProductVersion, 30, null),
+        };
+        if (StatementQueries.HasLastActualPlan(major))
+        {
+            statements.Add(StatementQueries.LastActualPlan(major, planHandle));
         }
 
         return statements;

@@ -19,6 +19,15 @@ public static class StatementKey
     public static string? FromQueryId(long? queryId) =>
         queryId is null or 0 ? null : queryId.Value.ToString(CultureInfo.InvariantCulture);
 
+    /// <summary>
+    /// The key of a SQL Server <c>query_hash</c> as the server converts it (<c>0x</c> and 16 hex digits); null for none,
+    /// for the zero hash the server gives statements it does not hash, and for anything else.
+    /// </summary>
+    public static string? FromQueryHash(string? queryHash) =>
+        queryHash is { Length: 18 } h && h.StartsWith("0x", StringComparison.Ordinal) && h.AsSpan(2).ContainsAnyExcept("0") && IsHex(h.AsSpan(2))
+            ? "0x" + h[2..].ToUpperInvariant()
+            : null;
+
     /// <summary>The key of a statement known only by its text; null for an empty text.</summary>
     public static string? FromText(string? text)
     {
@@ -34,6 +43,19 @@ public static class StatementKey
 
     /// <summary>True when <paramref name="key"/> was made from a text, not from an id the server computed.</summary>
     public static bool IsTextKey(string key) => key.StartsWith(TextPrefix, StringComparison.Ordinal);
+
+    private static bool IsHex(ReadOnlySpan<char> digits)
+    {
+        foreach (var c in digits)
+        {
+            if (!char.IsAsciiHexDigit(c))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     /// <summary>The text with runs of white space made one space and the ends trimmed, as keys and matching see it.</summary>
     public static string Fold(string? text)

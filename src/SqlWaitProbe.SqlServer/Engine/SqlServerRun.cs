@@ -96,6 +96,9 @@ public sealed class SqlServerRun : IAsyncDisposable
         return [.. SqlServerCollectors.All.Where(m => m.Runs(this)).Select(m => m.Create(this, phase))];
     }
 
+    /// <summary>The database the workload runs in (workload runs).</summary>
+    public string WorkloadDatabase => _workloadDatabase;
+
     /// <summary>The capture's validated choices.</summary>
     public SqlServerSettings Settings => _settings;
 
