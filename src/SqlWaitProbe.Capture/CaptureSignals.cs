@@ -5,9 +5,8 @@ namespace SqlWaitProbe.Capture;
 /// <summary>
 /// Ctrl+C (SIGINT) and SIGTERM during a capture: the first cancels the capture, which then stops its collectors,
 /// its perf children and the embedded server and marks the bundle interrupted with the signal as reason; a second
-/// one forces the exit. The runtime calls the latest registration first, and the command-line library registers
-/// its own handler (which blocks until the command ends) once the command's first await returns; so the capture
-/// calls <see cref="Renew"/> after that point to run first again.
+/// one forces the exit. The runtime calls the latest registration first; <see cref="Renew"/> puts these handlers
+/// before any registered since, so a second signal forces the exit before anything else handles it.
 /// </summary>
 public sealed class CaptureSignals : IDisposable
 {

@@ -23,7 +23,8 @@ public static class Program
             var configuration = new InvocationConfiguration
             {
                 EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = TimeSpan.FromSeconds(10),
+                // Signals are handled by TerminationSignals below, not by the library (see there why).
+                ProcessTerminationTimeout = null,
                 Output = console.Out,
                 Error = console.Error,
             };
@@ -47,7 +48,8 @@ public static class Program
                 return (int)ExitCode.BadInput;
             }
 
-            return await parse.InvokeAsync(configuration);
+            using var signals = TerminationSignals.Begin(TimeSpan.FromSeconds(10));
+            return await signals.RunAsync(parse.InvokeAsync(configuration, signals.Token));
         }
         catch (Exception e)
         {

@@ -43,10 +43,6 @@ public static class CommandRunner
             // Arguments stay out of the log: a connection string may carry a password.
             Log.Information("probe {Version} {Command} started", typeof(CommandRunner).Assembly.GetName().Version?.ToString(3), command);
 
-            // The command-line library starts handling Ctrl+C and SIGTERM (cancelling the token, waiting for the
-            // command to end) only once the command has returned its task; until then a signal ends the process at
-            // once, halfway through whatever the body does first (extracting a zip, say). Yielding here returns it.
-            await Task.Yield();
             var exit = await body(cancellationToken);
             Log.Information("{Command} finished with exit code {Exit}", command, exit);
             return exit;
