@@ -77,14 +77,21 @@ public sealed record CaptureRequest
     {
         var durationText = options.Get(CommonOptions.Duration);
         var iterations = options.Get(CommonOptions.Iterations);
+        var iterationsTotal = options.Get(CommonOptions.IterationsTotal);
+        var warmupText = options.Get(CommonOptions.Warmup);
         if (durationText is not null && iterations is not null)
         {
             throw new BadInputException("give --duration or --iterations, not both");
         }
 
-        if (engine.Workload is null && iterations is not null)
+        if (iterationsTotal is not null && (iterations is not null || durationText is not null))
         {
-            throw new BadInputException("attach mode runs no workload: give --duration, not --iterations");
+            throw new BadInputException($"give --iterations-total alone: it fixes each phase's work, which {(iterations is not null ? "--iterations" : "--duration")} also does");
+        }
+
+        if (engine.Workload is null && (iterations is not null || iterationsTotal is not null || warmupText is not null))
+        {
+            throw new BadInputException($"attach mode runs no workload: give --duration, not {(iterations is not null ? "--iterations" : iterationsTotal is not null ? "--iterations-total" : "--warmup")}");
         }
 
         if (iterations is <= 0)
@@ -92,11 +99,19 @@ public sealed record CaptureRequest
             throw new BadInputException("--iterations must be at least 1");
         }
 
+        if (iterationsTotal is <= 0 or > 1_000_000_000)
+        {
+            throw new BadInputException("--iterations-total must be 1 to 1000000000");
+        }
+
+        var (warmupExecutions, warmupTime) = ParseWarmup(warmupText);
+
         var minFreeDisk = options.Get(SessionOptions.MinFreeDiskMegabytes);
         TimeSpan? duration = durationText is null ? null : DurationParser.Parse(durationText);
         var plan = engine.Workload is null
             ? CapturePlan.ForAttach(duration ?? TimeSpan.FromSeconds(30))
-            : CapturePlan.Build(ThreadsParser.Parse(options.Get(CommonOptions.Threads)), !options.Get(CommonOptions.NoBaseline), duration, iterations);
+            : CapturePlan.Build(ThreadsParser.Parse(options.Get(CommonOptions.Threads)), !options.Get(CommonOptions.NoBaseline), duration, iterations, iterationsTotal)
+                with { WarmupExecutions = warmupExecutions, WarmupDuration = warmupTime };
         // Before the collectors' own checks, as always: the sampling rate and --offcpu, which every platform reads.
         options.Get(CpuOptions.SampleHz);
         CpuOptions.OffCpuOn(options);
@@ -121,5 +136,22 @@ public sealed record CaptureRequest
             Force = options.Get(SessionOptions.Force),
             Options = options.AsGiven(engine.RedactOption),
         };
+    }
+
+    /// <summary><c>--warmup</c>: a count of executions (0 to 1,000,000) or a duration; none when not given or 0.</summary>
+    private static (long Executions, TimeSpan? Time) ParseWarmup(string? text)
+    {
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return (0, null);
+        }
+
+        if (long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var count))
+        {
+            return count <= 1_000_000 ? (count, null) : throw new BadInputException("--warmup must be 0 to 1000000 executions or a time such as 5s");
+        }
+
+        var time = DurationParser.Parse(text, "--warmup");
+        return (0, time);
     }
 }

@@ -26,6 +26,9 @@ public sealed record PhaseProgress(
     bool Done,
     string Text)
 {
+    /// <summary>Executions of the phase as a whole when its iterations are a total split over its sessions; null otherwise.</summary>
+    public long? IterationsTotal { get; init; }
+
     /// <summary>
     /// Reports <paramref name="state"/> to <paramref name="progress"/>: as a <see cref="PhaseProgress"/> when it can
     /// draw one (a progress bar), otherwise as its plain line.

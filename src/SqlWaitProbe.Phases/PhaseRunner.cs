@@ -70,6 +70,11 @@ public sealed class PhaseRunner
     public async Task<IReadOnlyList<PhaseSummary>> RunAsync(CancellationToken cancellationToken)
     {
         var summaries = new List<PhaseSummary>();
+        if (_plan.HasWarmup && _plan.Phases.Count > 0)
+        {
+            await RunWarmupAsync(cancellationToken);
+        }
+
         foreach (var phase in _plan.Phases)
         {
             summaries.Add(await RunPhaseAsync(phase, cancellationToken));
@@ -80,7 +85,8 @@ public sealed class PhaseRunner
 
     private async Task<PhaseSummary> RunPhaseAsync(PhasePlan plan, CancellationToken cancellationToken)
     {
-        _progress.Report($"phase {plan.Name}: opening {Plural(plan.Threads, "session")}");
+        var split = _plan.IterationsTotal is null ? "" : $"; executions {_plan.DescribeIterations(plan.Threads)}";
+        _progress.Report($"phase {plan.Name}: opening {Plural(plan.Threads, "session")}{split}");
         var sessions = new List<IWorkloadSession>(plan.Threads);
         try
         {
@@ -113,7 +119,7 @@ public sealed class PhaseRunner
         Pilot? pilot = null;
         var started = new List<ICollector>();
         var outcomes = new List<CollectorOutcome>();
-        var run = DriverRun.Start(sessions, _plan.Iterations, cancellationToken);
+        var run = DriverRun.StartEach(sessions, i => _plan.IterationsOf(i, sessions.Count), cancellationToken);
         long windowStart = 0, windowEnd = 0;
         Task? stopping = null;
         using var ticker = StartTicker(plan, run, () => Volatile.Read(ref windowEnd));
@@ -179,6 +185,74 @@ public sealed class PhaseRunner
             await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
             Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: true);
             throw;
+        }
+    }
+
+    /// <summary>
+    /// The warm-up before the first phase: one session runs the workload a number of times or for a time with no collector
+    /// running, so the first phase starts on a warm server (caches read, plans compiled). Its executions are in no phase and
+    /// no figure; the manifest records how many ran and how long they took.
+    /// </summary>
+    private async Task RunWarmupAsync(CancellationToken cancellationToken)
+    {
+        var asked = _plan.WarmupDuration is { } time
+            ? string.Create(CultureInfo.InvariantCulture, $"{time.TotalSeconds:0.###} s")
+            : Plural(_plan.WarmupExecutions, "execution");
+        _progress.Report($"warm-up: {asked} on 1 session with no collector running (not measured)");
+        var started = DateTime.UtcNow;
+        var session = await _target.OpenSessionAsync(1, cancellationToken);
+        DriverRun? run = null;
+        try
+        {
+            run = DriverRun.Start([session], _plan.WarmupDuration is null ? _plan.WarmupExecutions : null, cancellationToken);
+            var release = run.Release();
+            if (_plan.WarmupDuration is { } duration)
+            {
+                await Task.WhenAny(Task.Delay(duration, cancellationToken), run.Completion);
+                cancellationToken.ThrowIfCancellationRequested();
+                run.Stop();
+            }
+
+            await run.Completion.WaitAsync(cancellationToken);
+            cancellationToken.ThrowIfCancellationRequested();
+            var seconds = Stopwatch.GetElapsedTime(release).TotalSeconds;
+            var records = run.Buffers[0].All().ToList();
+            var errors = records.Count(r => r.Error is not null);
+            _manifest.Update(m => m with
+            {
+                Warmup = new BundleWarmup
+                {
+                    Requested = _plan.WarmupDuration is null ? _plan.WarmupExecutions : null,
+                    RequestedSeconds = _plan.WarmupDuration?.TotalSeconds,
+                    Executions = records.Count,
+                    Errors = errors,
+                    Seconds = Math.Round(seconds, 3),
+                    StartUtc = started,
+                },
+            });
+            _progress.Report(string.Create(CultureInfo.InvariantCulture,
+                $"warm-up done: {Plural(records.Count, "execution")} in {seconds:0.0} s{(errors > 0 ? $", {errors} failed (first: {records.First(r => r.Error is not null).Error})" : "")}; not in any phase"));
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            run?.Stop();
+            if (run is not null)
+            {
+                await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
+            }
+
+            throw;
+        }
+        finally
+        {
+            try
+            {
+                await session.DisposeAsync();
+            }
+            catch (Exception e)
+            {
+                Log.Debug(e, "closing the warm-up session failed");
+            }
         }
     }
 
@@ -311,7 +385,7 @@ public sealed class PhaseRunner
             : "";
         PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, counts.Executions, counts.RunningAtEnd, seconds,
             _plan.Duration?.TotalSeconds, _plan.Iterations, interrupted ? "interrupted" : "done", Done: true,
-            $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {Plural(counts.Executions, "execution")} in the summary{running}"));
+            $"phase {plan.Name} {(interrupted ? "interrupted" : "done")}: {Plural(counts.Executions, "execution")} in the summary{running}") { IterationsTotal = _plan.IterationsTotal });
         Log.Information("phase {Phase} {State}: {Executions} executions started in {Seconds:0.000} s, {Running} still running at its end, {Errors} errors, {PerSecond:0.00}/s, {MsPerExecution:0.00} ms per execution",
             plan.Name, interrupted ? "interrupted" : "done", counts.Executions, seconds, counts.RunningAtEnd, counts.Errors, summary.PerSecond, summary.MsPerExecution);
         return summary;
@@ -351,7 +425,7 @@ public sealed class PhaseRunner
     // phase measures them up to its end.
     private Timer StartTicker(PhasePlan plan, DriverRun run, Func<long> windowEnd)
     {
-        var total = _plan.Duration is { } d ? d.TotalSeconds.ToString("0", CultureInfo.InvariantCulture) + " s" : $"{_plan.Iterations} iterations";
+        var total = _plan.Duration is { } d ? d.TotalSeconds.ToString("0", CultureInfo.InvariantCulture) + " s" : $"{_plan.PhaseExecutions(plan.Threads)} executions";
         return new Timer(_ =>
         {
             var release = run.ReleaseTimestamp;
@@ -368,7 +442,7 @@ public sealed class PhaseRunner
             var counts = running is > 0 ? $"{Plural(completed, "execution")}, {running} still running" : Plural(completed, "execution");
             var text = string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {Plural(plan.Threads, "session")}, {elapsed:0.0} s of {total}, {counts} ({state})");
             PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, completed, running, elapsed,
-                _plan.Duration?.TotalSeconds, _plan.Iterations, state, Done: false, text));
+                _plan.Duration?.TotalSeconds, _plan.Iterations, state, Done: false, text) { IterationsTotal = _plan.IterationsTotal });
         }, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
 

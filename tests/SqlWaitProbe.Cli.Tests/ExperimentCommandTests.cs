@@ -49,13 +49,54 @@ public sealed class ExperimentCommandTests
         Assert.Contains(root.GetProperty("findings").EnumerateArray(), f => f.GetProperty("title").GetString()!.Contains("IO:BufFileWrite", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task A_warm_up_runs_unmeasured_before_the_phase_and_a_total_the_sessions_do_not_divide_runs_whole()
+    {
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "split.yaml");
+        File.WriteAllText(file, """
+            engine: postgres
+            setup: CREATE TABLE few AS SELECT g FROM generate_series(1, 1000) g;
+            teardown: DROP TABLE few;
+            workload:
+              sql: SELECT count(*) FROM few
+            threads: [2]
+            iterations:
+              total: 7
+            warmup: 3
+            variants:
+              - name: only
+                settings: {work_mem: 1MB}
+            """);
+        var dir = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(3), "experiment", file, "-o", dir);
+        Assert.True(exit == 0, stderr + stdout);
+
+        // Said before it runs, in the progress and the summary: 7 over 2 sessions is 4 and 3, not refused, not rounded.
+        const string split = "7 in all, not divisible by 2 sessions: 1 session runs 4, 1 runs 3";
+        Assert.Contains(split, stdout, StringComparison.Ordinal);
+        Assert.Contains(split, stderr, StringComparison.Ordinal);
+        Assert.Contains("warm-up: 3 executions on 1 session", stderr, StringComparison.Ordinal);
+
+        var manifest = CaptureBundle.ReadManifest(Path.Combine(dir, "only", "manifest.json"));
+        Assert.Equal(7, manifest.Phases.Single().Executions);
+        Assert.Equal(3, manifest.Warmup!.Requested);
+        Assert.Equal(3, manifest.Warmup.Executions);
+        Assert.Equal(0, manifest.Warmup.Errors);
+
+        // The warm-up's executions are in no phase: the phase's executions file holds 4 of session 1 and 3 of session 2.
+        var perSession = File.ReadLines(Path.Combine(dir, "only", "phases", "load", "executions.csv")).Skip(1)
+            .GroupBy(l => l.Split(',')[0]).ToDictionary(g => g.Key, g => g.Count());
+        Assert.Equal(new Dictionary<string, int> { ["1"] = 4, ["2"] = 3 }, perSession);
+    }
+
     [Theory]
     [InlineData("variants:\n  - name: a\n    settings:\n      work_mme: 64kB\n", 6, "unknown setting 'work_mme'")]
     [InlineData("variants:\n  - name: a\n  - name: a\n", 5, "two variants are named 'a'")]
     [InlineData("variants: []\n", 3, "the variant list is empty")]
     [InlineData("variantz:\n  - name: a\n", 3, "unknown key 'variantz'")]
     [InlineData("variants:\n  - name: a\n    settings:\n      shared_buffers: 1GB\nserver: Host=db1;Username=me\n", 6, "only the embedded server")]
-    [InlineData("iterations:\n  total: 7\nthreads: [2]\nvariants:\n  - name: a\n", null, "split evenly")]
+    [InlineData("warmup: 2000000\nvariants:\n  - name: a\n", 3, "warmup must be 0 to 1000000 executions")]
     public async Task A_bad_experiment_file_is_one_line_and_exit_2_before_anything_is_made(string tail, int? line, string says)
     {
         var folder = TestData.TempFolder();

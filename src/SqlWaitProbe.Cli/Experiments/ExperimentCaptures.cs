@@ -45,13 +45,26 @@ internal sealed class ExperimentCaptures(ExperimentDefinition experiment, IExper
         }
 
         args.AddRange(["--threads", string.Join(",", experiment.Threads.Select(t => t.ToString(CultureInfo.InvariantCulture)))]);
-        if (Iterations() is { } n)
+        if (experiment.IterationsTotal is { } total)
+        {
+            args.AddRange(["--iterations-total", total.ToString(CultureInfo.InvariantCulture)]);
+        }
+        else if (experiment.IterationsPerSession is { } n)
         {
             args.AddRange(["--iterations", n.ToString(CultureInfo.InvariantCulture)]);
         }
         else if (experiment.Duration is { } d)
         {
             args.AddRange(["--duration", d.TotalSeconds == Math.Floor(d.TotalSeconds) ? $"{(long)d.TotalSeconds}s" : d.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture)]);
+        }
+
+        if (experiment.WarmupExecutions is { } warmup)
+        {
+            args.AddRange(["--warmup", warmup.ToString(CultureInfo.InvariantCulture)]);
+        }
+        else if (experiment.WarmupDuration is { } warmupTime)
+        {
+            args.AddRange(["--warmup", warmupTime.TotalMilliseconds % 1000 == 0 ? $"{(long)warmupTime.TotalSeconds}s" : warmupTime.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture)]);
         }
 
         if (!experiment.Baseline)
@@ -111,22 +124,19 @@ internal sealed class ExperimentCaptures(ExperimentDefinition experiment, IExper
     public IReadOnlyList<(string Name, string Value)> SessionSettings(ExperimentVariant variant) =>
         [.. variant.Settings.Select(s => (Setting: engine.Catalog.Find(s.Name)!, s.Value)).Where(s => s.Setting.Level == SettingLevel.Session).Select(s => (s.Setting.Name, s.Value))];
 
-    /// <summary>Executions per session: the file's per-session count, or its total split evenly over one session count.</summary>
-    public long? Iterations()
+    /// <summary>
+    /// How each phase splits the file's fixed work over its sessions, in words, one per session count (a total that a
+    /// count does not divide gives the first sessions one more each); null when the phases run for a time.
+    /// </summary>
+    public IReadOnlyList<string>? IterationSplit()
     {
-        if (experiment.IterationsTotal is not { } total)
+        if (experiment.IterationsTotal is null && experiment.IterationsPerSession is null)
         {
-            return experiment.IterationsPerSession;
+            return null;
         }
 
-        if (experiment.Threads.Count != 1 || total % experiment.Threads[0] != 0)
-        {
-            throw new BadInputException(
-                $"iterations total: {total} is split evenly across the sessions of one phase; give one session count that divides it (threads: [{string.Join(", ", experiment.Threads)}]), or use per_session",
-                experiment.File);
-        }
-
-        return total / experiment.Threads[0];
+        var plan = Core.Engines.CapturePlan.Build(experiment.Threads, experiment.Baseline, null, experiment.IterationsPerSession, experiment.IterationsTotal);
+        return [.. plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s)): {plan.DescribeIterations(p.Threads)}")];
     }
 
     private CaptureRequest Request(IReadOnlyList<string> args, BundleExperiment? manifest)

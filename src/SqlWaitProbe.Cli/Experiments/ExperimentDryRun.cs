@@ -17,6 +17,16 @@ internal static class ExperimentDryRun
         var experiment = plan.Definition;
         var catalog = plan.Catalog;
         output.WriteLine($"-- experiment {Path.GetFileName(experiment.File)}: engine {experiment.Engine}, {(experiment.Server is null ? "an embedded PostgreSQL started for the experiment" : "the server named in the file")}, {experiment.Variants.Count} variant(s)");
+        foreach (var split in plan.Captures.IterationSplit() ?? [])
+        {
+            output.WriteLine(TerminalText.Line($"-- executions of phase {split}"));
+        }
+
+        if (experiment.WarmupExecutions is not null || experiment.WarmupDuration is not null)
+        {
+            output.WriteLine(TerminalText.Line($"-- warm-up before each variant's first phase: {(experiment.WarmupExecutions is { } n ? $"{n} execution(s)" : $"{experiment.WarmupDuration!.Value.TotalSeconds:0.###} s")} on 1 session, no collector running, not measured"));
+        }
+
         Script(output, experiment.Setup, catalog);
         var index = 0;
         foreach (var variant in experiment.Variants)

@@ -68,7 +68,6 @@ internal sealed class ExperimentPlan
         var inline = definition.Workload.Sql is { } sql && sql.File == definition.File;
         var workloadFile = inline ? Path.Combine(full, "workload.sql") : null;
         var captures = new ExperimentCaptures(definition, engine, workloadFile, console, verbose);
-        captures.Iterations();
 
         // The captures are checked with the inline query in a file of its own, as they will run it; the file goes again.
         var checkFile = inline ? Path.Combine(Path.GetTempPath(), $"probe-experiment-{Guid.NewGuid():N}.sql") : null;

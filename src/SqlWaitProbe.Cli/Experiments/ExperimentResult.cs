@@ -10,4 +10,8 @@ namespace SqlWaitProbe.Cli.Experiments;
 /// <param name="Comparison">The comparison, or null when fewer than two variants completed.</param>
 /// <param name="ComparisonFiles">The comparison's files.</param>
 /// <param name="ComparisonFailures">Comparison outputs that could not be written.</param>
-internal sealed record ExperimentResult(string File, string Folder, ExperimentOutcome Outcome, ComparisonResult? Comparison, IReadOnlyList<string> ComparisonFiles, IReadOnlyList<string> ComparisonFailures);
+internal sealed record ExperimentResult(string File, string Folder, ExperimentOutcome Outcome, ComparisonResult? Comparison, IReadOnlyList<string> ComparisonFiles, IReadOnlyList<string> ComparisonFailures)
+{
+    /// <summary>How each phase split the fixed work over its sessions, in words; null when the phases ran for a time.</summary>
+    public IReadOnlyList<string>? Split { get; init; }
+}

@@ -28,6 +28,12 @@ internal static class ExperimentSession
             AtomicFile.WriteAllText(workload, experiment.Workload.Sql!.Text + "\n");
         }
 
+        var split = plan.Captures.IterationSplit();
+        foreach (var line in split ?? [])
+        {
+            progress.Report("executions of phase " + line);
+        }
+
         var runId = Guid.NewGuid().ToString("N")[..10];
         ExperimentOutcome outcome;
         await using (var server = await OpenAsync(plan, runId, progress, cancellationToken))
@@ -39,14 +45,14 @@ internal static class ExperimentSession
         var bundles = outcome.Variants.Where(v => v.Bundle is not null && Directory.Exists(v.Bundle)).ToList();
         if (bundles.Count < 2 || outcome.Status != BundleStatus.Complete)
         {
-            return new ExperimentResult(plan.Definition.File, plan.Folder, outcome, null, [], []);
+            return new ExperimentResult(plan.Definition.File, plan.Folder, outcome, null, [], []) { Split = split };
         }
 
         var folder = Path.Combine(plan.Folder, ComparisonFolder);
         var (comparison, files, failures) = await CompareBuilder.BuildAsync(
             bundles.Select(b => b.Bundle!).ToArray(), bundles.Select(b => b.Name).ToArray(), null, folder,
             new ReportOptions { Modules = Registered.Analysis }, progress, cancellationToken);
-        return new ExperimentResult(plan.Definition.File, plan.Folder, outcome, comparison, files, failures);
+        return new ExperimentResult(plan.Definition.File, plan.Folder, outcome, comparison, files, failures) { Split = split };
     }
 
     private static async Task<ISettingServer> OpenAsync(ExperimentPlan plan, string runId, IProgress<string> progress, CancellationToken cancellationToken)

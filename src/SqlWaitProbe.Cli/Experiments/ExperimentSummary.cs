@@ -22,6 +22,11 @@ internal static class ExperimentSummary
 
         var outcome = result.Outcome;
         output.WriteLine(TerminalText.Line($"experiment {Path.GetFileName(result.File)}: {outcome.Status}{(outcome.Reason is null ? "" : $" ({outcome.Reason})")}, {outcome.Variants.Count} variant(s) in {result.Folder}"));
+        foreach (var line in result.Split ?? [])
+        {
+            output.WriteLine(TerminalText.Line("  executions of phase " + line));
+        }
+
         foreach (var v in outcome.Variants)
         {
             var settings = v.Effective.Count == 0 ? "server as it was" : string.Join(", ", v.Effective.Where(e => v.Requested.ContainsKey(e.Key)).Select(e => $"{e.Key}={e.Value}"));
@@ -72,6 +77,7 @@ internal static class ExperimentSummary
             result.Folder,
             result.Outcome.Status,
             result.Outcome.Reason,
+            ExecutionSplit = result.Split,
             Variants = result.Outcome.Variants.Select(v => new { v.Name, v.Bundle, v.Status, v.Requested, v.Effective }),
             result.Outcome.NotRestored,
             result.Outcome.Warnings,

@@ -29,7 +29,9 @@ public static class PhaseProgressBars
     {
         var time = state.DurationSeconds is { } duration
             ? string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s of {duration:0} s ({Math.Max(0, duration - state.ElapsedSeconds):0} s left)")
-            : string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s, {state.Iterations} iterations per session");
+            : state.IterationsTotal is { } total
+                ? string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s, {total} iterations shared by the sessions")
+                : string.Create(CultureInfo.InvariantCulture, $"{state.ElapsedSeconds:0} s, {state.Iterations} iterations per session");
         var running = state.Running is > 0 ? $" (+{state.Running} running past the phase end, measured up to it)" : "";
         var executions = state.Done ? $"{Figures.Count(state.Executions, "execution")} in the summary" : $"{Figures.Count(state.Executions, "execution")}{running}";
         return $"phase {state.Phase}: {state.Sessions} session(s), {executions}, {time}, {state.State}";
@@ -55,7 +57,7 @@ public static class PhaseProgressBars
             {
                 Log.Information("{Progress}", value.Text);
                 // Without a duration the bar fills with executions, the phase's own measure of completion.
-                var max = value.DurationSeconds ?? Math.Max(1, (value.Iterations ?? 1) * value.Sessions);
+                var max = value.DurationSeconds ?? Math.Max(1, value.IterationsTotal ?? (value.Iterations ?? 1) * value.Sessions);
                 if (!_tasks.TryGetValue(value.Phase, out var task))
                 {
                     task = context.AddTask(Markup.Escape(TerminalText.Line(Describe(value))), autoStart: true, maxValue: max);

@@ -62,6 +62,9 @@ public sealed record BundleManifest
     /// <summary>Phases in the order they ran.</summary>
     public IReadOnlyList<BundlePhase> Phases { get; init; } = [];
 
+    /// <summary>The warm-up run before the first phase (<c>--warmup</c>), not measured; null when none ran.</summary>
+    public BundleWarmup? Warmup { get; init; }
+
     /// <summary>Each collector's outcome.</summary>
     public IReadOnlyList<BundleCollector> Collectors { get; init; } = [];
 

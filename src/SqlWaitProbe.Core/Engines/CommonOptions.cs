@@ -49,6 +49,20 @@ public static class CommonOptions
         HelpOrder = 80,
     };
 
+    /// <summary><c>--iterations-total</c>: executions per phase, split over its sessions.</summary>
+    public static readonly OptionSpec<long?> IterationsTotal = new("--iterations-total")
+    {
+        Help = "Executions of each phase as a whole, split over its sessions (the remainder one each to the first sessions), so every session count does the same work; instead of a duration or --iterations.",
+        HelpOrder = 81,
+    };
+
+    /// <summary><c>--warmup</c>: executions or a time on one session before the first phase, not measured.</summary>
+    public static readonly OptionSpec<string?> Warmup = new("--warmup")
+    {
+        Help = "Before the first phase, run the workload on one session N times or for a time (5s) with no collector running, to warm caches and plans; not measured, recorded in the manifest.",
+        HelpOrder = 82,
+    };
+
     /// <summary><c>--no-baseline</c>.</summary>
     public static readonly OptionSpec<bool> NoBaseline = new("--no-baseline")
     {
@@ -120,5 +134,5 @@ public static class CommonOptions
     };
 
     /// <summary>The options above, in declaration order.</summary>
-    public static IReadOnlyList<IOptionSpec> All { get; } = [Server, Workload, SqlFile, Threads, Duration, Iterations, NoBaseline, Scale, DryRun, Attach, Database, User, PasswordEnv, Application, Login, SessionIds];
+    public static IReadOnlyList<IOptionSpec> All { get; } = [Server, Workload, SqlFile, Threads, Duration, Iterations, IterationsTotal, Warmup, NoBaseline, Scale, DryRun, Attach, Database, User, PasswordEnv, Application, Login, SessionIds];
 }

@@ -17,7 +17,7 @@ public sealed class DriverRun
     private volatile bool _stopping;
     private long _releaseTimestamp;
 
-    private DriverRun(IReadOnlyList<IWorkloadSession> sessions, long? iterationsPerSession, CancellationToken cancellationToken)
+    private DriverRun(IReadOnlyList<IWorkloadSession> sessions, Func<int, long?> iterationsOf, CancellationToken cancellationToken)
     {
         Buffers = sessions.Select(_ => new ExecutionBuffer()).ToArray();
         _loops = new Task[sessions.Count];
@@ -25,6 +25,7 @@ public sealed class DriverRun
         {
             var session = sessions[i];
             var buffer = Buffers[i];
+            var iterationsPerSession = iterationsOf(i);
             _loops[i] = session.Io == SessionIo.Asynchronous
                 ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, blocking: false, cancellationToken), CancellationToken.None)
 
@@ -51,7 +52,11 @@ public sealed class DriverRun
 
     /// <summary>Starts the session loops, each waiting at the barrier.</summary>
     public static DriverRun Start(IReadOnlyList<IWorkloadSession> sessions, long? iterationsPerSession, CancellationToken cancellationToken) =>
-        new(sessions, iterationsPerSession, cancellationToken);
+        new(sessions, _ => iterationsPerSession, cancellationToken);
+
+    /// <summary>Starts the session loops, each waiting at the barrier; session <c>i</c> (0-based) runs <paramref name="iterationsOf"/>(i) executions (null: until stopped).</summary>
+    public static DriverRun StartEach(IReadOnlyList<IWorkloadSession> sessions, Func<int, long?> iterationsOf, CancellationToken cancellationToken) =>
+        new(sessions, iterationsOf, cancellationToken);
 
     /// <summary>Releases every session at once; returns the release timestamp.</summary>
     public long Release()

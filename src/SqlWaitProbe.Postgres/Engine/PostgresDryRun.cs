@@ -38,7 +38,8 @@ public static class PostgresDryRun
     {
         var w = request.Workload!;
         output.WriteLine("-- phases: " + string.Join(", ", plan.Phases.Select(p => $"{p.Name} ({p.Threads} session(s))"))
-            + (plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", {plan.Iterations} executions per session"));
+            + (plan.Duration is { } d ? $", {d.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s each" : $", executions {string.Join("; ", plan.Phases.Select(p => $"{p.Name}: {plan.DescribeIterations(p.Threads)}"))}")
+            + (plan.HasWarmup ? $"; first a warm-up on 1 session of {(plan.WarmupDuration is { } wd ? wd.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + " s" : plan.WarmupExecutions.ToString(CultureInfo.InvariantCulture) + " execution(s)")}, not measured" : ""));
         output.WriteLine($"-- workload {w.Name}: setup (once, idempotent)");
         foreach (var s in w.Setup)
         {

@@ -117,7 +117,7 @@ public sealed class SqlServerEngine : IEngine
     {
         var repeat = _settings.Attach
             ? $"{plan.Duration!.Value.TotalSeconds:0.###} s"
-            : plan.Iterations is { } n ? $"{n} times" : $"until {plan.Duration!.Value.TotalSeconds:0.###} s have passed";
+            : plan.Iterations is { } n ? $"{n} times" : plan.IterationsTotal is not null ? $"its share of {plan.IterationsTotal} executions per phase ({string.Join("; ", plan.Phases.Select(p => $"{p.Name}: {plan.DescribeIterations(p.Threads)}"))})" : $"until {plan.Duration!.Value.TotalSeconds:0.###} s have passed";
         var statements = await DryRunRecorder.RecordAsync(_settings, _connection, plan.Phases.Select(p => (p.Name, p.Threads)).ToList(), repeat, cancellationToken);
         output.WriteLine($"-- probe capture --engine sqlserver dry run: {statements.Count(s => s.Purpose != "note")} statements, in the order a capture sends them; nothing was sent.");
         var count = 0;

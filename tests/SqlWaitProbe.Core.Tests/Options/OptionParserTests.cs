@@ -76,6 +76,25 @@ public sealed class OptionParserTests
     }
 
     [Theory]
+    [InlineData(577, 8, "1 session runs 73, 7 run 72", 73, 72)]
+    [InlineData(576, 96, "576 in all, 6 per session", 6, 6)]
+    [InlineData(576, 32, "576 in all, 18 per session", 18, 18)]
+    [InlineData(7, 2, "1 session runs 4, 1 runs 3", 4, 3)]
+    [InlineData(3, 8, "3 sessions run 1, 5 run 0", 1, 0)]
+    public void A_total_of_iterations_gives_the_remainder_one_each_to_the_first_sessions_and_says_so(long total, int sessions, string says, long first, long last)
+    {
+        var plan = CapturePlan.Build([sessions], baseline: false, null, null, total);
+        Assert.Null(plan.Duration);
+        var each = Enumerable.Range(0, sessions).Select(i => plan.IterationsOf(i, sessions)!.Value).ToArray();
+        Assert.Equal(total, each.Sum());
+        Assert.Equal(first, each[0]);
+        Assert.Equal(last, each[^1]);
+        Assert.True(each.Max() - each.Min() <= 1, "no session runs more than one execution more than another");
+        Assert.Contains(says, plan.DescribeIterations(sessions), StringComparison.Ordinal);
+        Assert.Equal(total, plan.PhaseExecutions(sessions));
+    }
+
+    [Theory]
     [InlineData(4, 1.0)]
     [InlineData(10, 1.5)]
     [InlineData(120, 5.0)]
