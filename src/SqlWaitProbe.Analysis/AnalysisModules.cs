@@ -29,4 +29,18 @@ public sealed record AnalysisModules(IReadOnlyList<IEngineModule> Engines, IRead
         Engines.FirstOrDefault(e => e.Name == engine) is { } known
             ? type => known.ClassOfWait(type) ?? WaitClass.Resource
             : type => Engines.Select(e => e.ClassOfWait(type)).FirstOrDefault(c => c is not null) ?? WaitClass.Resource;
+
+    /// <summary>
+    /// The server process of a bundle of <paramref name="engine"/> whose manifest names <paramref name="processName"/>:
+    /// that engine's, or for an engine this build does not know the registered engine's of that process name; a process
+    /// no engine knows is taken by its name alone.
+    /// </summary>
+    public EngineProcess ProcessFor(string engine, string processName)
+    {
+        var known = Engines.FirstOrDefault(e => e.Name == engine)?.Process
+            ?? Engines.Select(e => e.Process).FirstOrDefault(p => processName.Length > 0 && p.Name.Equals(processName, StringComparison.OrdinalIgnoreCase));
+        return known is null ? new EngineProcess(processName)
+            : processName.Length == 0 || known.Name.Equals(processName, StringComparison.OrdinalIgnoreCase) ? known
+            : known with { Name = processName };
+    }
 }

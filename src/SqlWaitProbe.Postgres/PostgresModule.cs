@@ -50,6 +50,9 @@ public sealed class PostgresModule : IEngineModule
     public Core.ServerSettings.IExperimentEngine Experiments { get; } = new ServerSettings.PostgresExperimentEngine();
 
     /// <inheritdoc />
+    public EngineProcess Process { get; } = new(PostgresEngine.ProcessName);
+
+    /// <inheritdoc />
     public StackTagSet StackTags => PostgresStackTags.Set;
 
     /// <inheritdoc />

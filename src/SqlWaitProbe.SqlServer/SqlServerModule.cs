@@ -136,6 +136,10 @@ public sealed class SqlServerModule : IEngineModule
     public Core.ServerSettings.IExperimentEngine Experiments { get; } = new ServerSettings.SqlServerExperimentEngine();
 
     /// <inheritdoc />
+    // SQL Server's code is spread over sqlmin, sqllang, sqldk, sqlos and sqlservr itself.
+    public EngineProcess Process { get; } = new(SqlServerEngine.ProcessName) { CodeModulePrefixes = ["sql"], SessionCountersGrowOnlyWhileBusy = true };
+
+    /// <inheritdoc />
     public StackTagSet StackTags => SqlServerStackTags.Set;
 
     /// <inheritdoc />

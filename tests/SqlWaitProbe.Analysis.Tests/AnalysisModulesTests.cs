@@ -20,4 +20,19 @@ public sealed class AnalysisModulesTests
         Assert.Equal(WaitClass.Resource, Registered.Analysis.WaitClassesFor("postgres")("SLEEP_TASK"));
         Assert.Equal(WaitClass.Idle, Registered.Analysis.WaitClassesFor("sqlserver")("SLEEP_TASK"));
     }
+
+    [Theory]
+    [InlineData("sqlserver", "sqlservr", "sqlmin", true)]
+    [InlineData("postgres", "postgres", "sqlmin", false)]
+    [InlineData("an-engine-of-a-later-version", "sqlservr", "sqllang", true)]
+    [InlineData("an-engine-of-a-later-version", "mysqld", "sqllang", false)]
+    public void The_server_process_and_its_code_modules_come_from_the_engine_that_registered_them(string engine, string process, string module, bool own)
+    {
+        var server = Registered.Analysis.ProcessFor(engine, process);
+
+        Assert.Equal(process, server.Name);
+        Assert.True(server.IsOwnModule(process));
+        Assert.Equal(own, server.IsOwnModule(module));
+        Assert.Equal(process == "sqlservr", server.SessionCountersGrowOnlyWhileBusy);
+    }
 }

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Analysis.Ledger;
 using SqlWaitProbe.Analysis.OffCpu;
+using SqlWaitProbe.Modules;
 using SqlWaitProbe.TestSupport;
 
 namespace SqlWaitProbe.Analysis.Tests;
@@ -122,7 +123,7 @@ public sealed class OffCpuLedgerTests
     [InlineData("postgres;postgres!ExecHashJoin;[kernel.kallsyms]!asm_exc_page_fault_[k];[kernel.kallsyms]!exc_page_fault_[k];[kernel.kallsyms]!down_read_[k];[kernel.kallsyms]!rwsem_down_read_slowpath_[k];[kernel.kallsyms]!schedule_[k]", "in a page fault: rwsem_down_read_slowpath ← ExecHashJoin")]
     [InlineData("sqlservr;sqlmin!LogWriter;ntdll!NtWaitForSingleObject;ntoskrnl!KeWaitForSingleObject_[k];ntoskrnl!KiCommitThreadWait_[k];ntoskrnl!KiSwapThread_[k]", "blocked in KeWaitForSingleObject: KeWaitForSingleObject ← NtWaitForSingleObject ← … ← LogWriter")]
     public void Stacks_are_named_by_what_they_waited_for(string stack, string label) =>
-        Assert.Equal(label, OffCpuLabel.For(stack, stack.Split(';')[0]));
+        Assert.Equal(label, OffCpuLabel.For(stack, Registered.Analysis.ProcessFor("", stack.Split(';')[0])));
 
     [Fact]
     public void Waits_read_once_a_second_without_sessions_cover_the_stacks_through_the_servers_wait_points()

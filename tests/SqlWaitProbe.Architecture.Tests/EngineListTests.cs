@@ -41,6 +41,26 @@ public class EngineListTests
         Assert.True(offenders.Length == 0, "name an engine outside the registered list: " + string.Join(", ", offenders));
     }
 
+    [Fact]
+    public void Server_process_names_are_given_by_their_engine_modules_only()
+    {
+        // A default of "sqlservr" or "postgres" outside the engines would follow a capture of the other engine
+        // (perf following postgres on a SQL Server capture). The engine names, where a command is an engine's own
+        // (demo) or picks among engines by name (an experiment file), are not process names.
+        string[] allowed = ["DemoCommand.cs", "ExperimentFileReader.cs"];
+        var src = Path.Combine(RepositoryRoot(), "src");
+        var offenders = Directory.EnumerateDirectories(src)
+            .Where(d => !Path.GetFileName(d).StartsWith("SqlWaitProbe.SqlServer", StringComparison.Ordinal) && !Path.GetFileName(d).StartsWith("SqlWaitProbe.Postgres", StringComparison.Ordinal))
+            .SelectMany(d => Directory.EnumerateFiles(d, "*.cs", SearchOption.AllDirectories))
+            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Where(f => !allowed.Contains(Path.GetFileName(f)))
+            .Where(f => File.ReadLines(f).Where(l => !l.TrimStart().StartsWith("//", StringComparison.Ordinal))
+                .Any(l => l.Contains("\"sqlservr\"", StringComparison.OrdinalIgnoreCase) || l.Contains("\"postgres\"", StringComparison.OrdinalIgnoreCase)))
+            .Select(f => Path.GetRelativePath(src, f))
+            .ToArray();
+        Assert.True(offenders.Length == 0, "spell a server process name outside its engine module (take it from EngineProcess): " + string.Join(", ", offenders));
+    }
+
     private static string RepositoryRoot()
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)

@@ -71,7 +71,7 @@ public sealed class LinuxCollectorTests(EmbeddedServerFixture fixture)
         var root = TestData.TempFolder();
         var phase = new PhaseContext("load", 1, root, [session.Info]);
         var runId = "t" + Guid.NewGuid().ToString("N")[..8];
-        var collector = new PerfRecordCollector(new PerfRecordOptions { Scope = new RunScope("capture", runId), SampleHz = 499 });
+        var collector = new PerfRecordCollector(new PerfRecordOptions { Scope = new RunScope("capture", runId), SampleHz = 499, ServerProcess = "postgres" });
         await collector.StartAsync(phase, CancellationToken.None);
         var until = DateTime.UtcNow.AddSeconds(1.5);
         while (DateTime.UtcNow < until)

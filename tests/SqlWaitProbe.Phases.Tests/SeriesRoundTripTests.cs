@@ -52,7 +52,7 @@ public sealed class SeriesRoundTripTests
         public Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
         {
             var start = phase.StartUtc;
-            var table = new PdhTable("H", PdhCounterSet.Default,
+            var table = new PdhTable("H", PdhCounterSet.For("sqlservr"),
             [
                 new PdhRow(start.AddSeconds(0.2), [97.5, 61.0, 1.5, 0.3, 700.0, 420.0, 20301, 12, 95012.5, 14]),
                 new PdhRow(start.AddSeconds(1.2), [90.0, 50.0, 1.5, 0.3, 600.0, 400.0, 20300, 12, 90000.0, 10]),

@@ -151,7 +151,7 @@ public sealed class EtwStackMapperTests
             .AddOf(4242, "sqlservr", 6, 0, [.. WorkerRoot, Bcrypt("BCryptHash")])
             .AddOf(5150, "sqlservr", 9, 0, [.. WorkerRoot, Sqldk("MemoryNode::AllocatePagesInternal")])
             .AddOf(77, "Idle", 2, 0, Ntoskrnl("KiIdleLoop"));
-        var settings = new EtwCpuSettings { RunId = "r1", ServerPid = 4242 };
+        var settings = new EtwCpuSettings { RunId = "r1", ServerProcess = "sqlservr", ServerPid = 4242 };
 
         var mapping = EtwStackMapper.Map(source, PhaseStart, EtwSymbolMode.Resolved, workload: settings.Workload);
         var lines = Folded(mapping.Profile);
@@ -168,7 +168,7 @@ public sealed class EtwStackMapperTests
         // Without the pid (a server on another machine, an old capture) both instances count, as before.
         var byName = Folded(EtwStackMapper.Map(source, PhaseStart, EtwSymbolMode.Resolved).Profile);
         Assert.DoesNotContain(byName, l => l.StartsWith("other:", StringComparison.Ordinal));
-        Assert.Null(new EtwCpuSettings { RunId = "r1" }.Workload);
+        Assert.Null(new EtwCpuSettings { RunId = "r1", ServerProcess = "sqlservr" }.Workload);
     }
 
     private static List<string> Folded(StackProfile profile)

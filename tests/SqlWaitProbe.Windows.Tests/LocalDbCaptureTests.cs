@@ -40,7 +40,7 @@ public sealed class LocalDbCaptureTests
                 connections.Add(connection);
             }
 
-            var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8] });
+            var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8], ServerProcess = "sqlservr" });
             var pdh = new PdhCounterCollector("sqlservr");
             var phase = new PhaseContext("load", connections.Count, root, []);
             await etw.StartAsync(phase, CancellationToken.None);

@@ -9,7 +9,7 @@ public sealed class PdhCsvTests
 
     private static PdhTable Sample() => new(
         "SQLPROD01",
-        PdhCounterSet.Default,
+        PdhCounterSet.For("sqlservr"),
         [
             new PdhRow(T0, [35.5, 12.25, 0.4, 0.1, 310.0, 95.5, 20480, 0, 18342.75, 3]),
             new PdhRow(T0.AddSeconds(1), [97.125, 61.0, 1.5, 0.3, 700.0, 420.0, 20301, 12, 95012.5, 14]),

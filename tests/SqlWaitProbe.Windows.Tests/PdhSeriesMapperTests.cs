@@ -9,7 +9,7 @@ public sealed class PdhSeriesMapperTests
     [Fact]
     public void Counters_become_the_bundle_series_with_process_cpu_normalised_to_the_machine()
     {
-        var table = new PdhTable("H", PdhCounterSet.Default,
+        var table = new PdhTable("H", PdhCounterSet.For("sqlservr"),
         [
             // 16 CPUs: sqlservr uses 7 cores, 4.2 of them in kernel mode.
             new PdhRow(T0, [97.5, 61.0, 1.5, 0.3, 700.0, 420.0, 20301, 12, 95012.5, 14]),

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Stacks;
 using System.Globalization;
 using SqlWaitProbe.Analysis.Input;
@@ -30,7 +31,7 @@ public static class TimeLedger
     /// <paramref name="classOf"/> classes each wait (the engine's own knowledge); <paramref name="logicalCpus"/> gives the
     /// physical bound of the CPU share.
     /// </summary>
-    public static PhaseLedger Compute(PhaseData phase, string serverProcess, StackTagSet? tags, Func<string, WaitClass> classOf, int logicalCpus = 0)
+    public static PhaseLedger Compute(PhaseData phase, EngineProcess server, StackTagSet? tags, Func<string, WaitClass> classOf, int logicalCpus = 0)
     {
         var executions = phase.Executions.Count;
         // Attach mode runs no executions: the watched sessions count as connected for the whole window, idle included.
@@ -39,9 +40,9 @@ public static class TimeLedger
         var session = attach is not null ? attach.BusyMs / 1000
             : attachWindow ? (phase.Sessions?.Sessions ?? 0) * phase.WallSeconds : phase.Executions.SessionMs / 1000;
         var span = attachWindow ? null : SpanMeasure.Compute(phase);
-        // SQL Server's states come from its DMVs, with no per-session schedstat: its per-session wait and CPU counters
-        // (sys.dm_exec_session_wait_stats, cpu_time) grow only while a request runs, so over the busy span they need no cutting.
-        var dmvCounters = attach is not null && phase.SessionTimeline is null && serverProcess == "sqlservr";
+        // Without per-session schedstat, an engine whose per-session wait and CPU counters grow only while a request runs
+        // (SQL Server's DMVs) needs no cutting of them to the busy span.
+        var dmvCounters = attach is not null && phase.SessionTimeline is null && server.SessionCountersGrowOnlyWhileBusy;
         var (waits, waitsCaptured) = attach is not null && !dmvCounters
             ? (AttachWaits(attach, classOf), phase.WaitSamples is not null && !(attach.BusyMs <= 0 && attach.DisabledMs > 0))
             : SelectWaits(phase, phase.AttachMode, span);
@@ -54,7 +55,7 @@ public static class TimeLedger
         var causes = new List<UnaccountedCause>();
         var explained = 0.0;
         var runQueueMs = dmvCounters ? null : attach is not null ? (attach.CpuMeasured ? attach.RunQueueMs : null) : span is not null ? span.RunQueueMs : phase.Sessions?.RunQueueMs;
-        var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, serverProcess);
+        var offCpu = attachWindow ? null : OffCpu.OffCpuAttribution.Compute(phase, span, server);
         if (runQueueMs is null && offCpu is { PreemptedMs: > 0 })
         {
             // Without the OS's per-process run-queue counter (SQL Server on Windows) the ready stretches of the
@@ -107,7 +108,7 @@ public static class TimeLedger
             remainder, attach is not null ? "session time − waits − CPU − the causes above, over each session's stretches in a statement or transaction"
                 : attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
 
-        var (modules, tagCosts, kernelShare) = SplitCpu(phase, serverProcess, cpu, phase.Executions.Counted, tags);
+        var (modules, tagCosts, kernelShare) = SplitCpu(phase, server.Name, cpu, phase.Executions.Counted, tags);
         return new PhaseLedger
         {
             Phase = phase.Name,
@@ -139,8 +140,8 @@ public static class TimeLedger
             Tags = tagCosts,
             KernelShare = kernelShare,
             SamplingCoverage = phase.Sampling?.Coverage,
-            Machine = MachineCpu.Compute(phase, serverProcess, logicalCpus),
-            HotFunctions = phase.Stacks is { } stacks ? HotFunctions.Compute(stacks, serverProcess.Length > 0 ? serverProcess : null) : [],
+            Machine = MachineCpu.Compute(phase, server.Name, logicalCpus),
+            HotFunctions = phase.Stacks is { } stacks ? HotFunctions.Compute(stacks, server.Name.Length > 0 ? server.Name : null) : [],
             IsAttach = attachWindow,
             Attach = attach,
             WatchedSessions = attachWindow ? attach?.Sessions ?? phase.Sessions?.Sessions ?? 0 : null,

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Analysis.Input;
 using SqlWaitProbe.Analysis.Ledger;
 
@@ -12,7 +13,7 @@ namespace SqlWaitProbe.Analysis.OffCpu;
 public static class OffCpuAttribution
 {
     /// <summary>The off-CPU result of a phase, or null when it has no off-CPU intervals or no execution spans.</summary>
-    public static OffCpuResult? Compute(PhaseData phase, SpanParts? span, string serverProcess)
+    public static OffCpuResult? Compute(PhaseData phase, SpanParts? span, EngineProcess server)
     {
         if (phase.OffCpu is not { } data || phase.Executions.Spans is not { Count: > 0 } spans)
         {
@@ -62,7 +63,7 @@ public static class OffCpuAttribution
         var wakeLatency = span is null ? 0 : Math.Max(0, span.RunQueueMs - preempted);
         var perSwitch = blockedSwitches > 0 ? wakeLatency / blockedSwitches : 0;
         var stacks = blocked.Select(kv => new BlockedStack(
-                data.Stacks[kv.Key], OffCpuLabel.For(data.Stacks[kv.Key], serverProcess), kv.Value.Ms, inWaits.GetValueOrDefault(kv.Key),
+                data.Stacks[kv.Key], OffCpuLabel.For(data.Stacks[kv.Key], server), kv.Value.Ms, inWaits.GetValueOrDefault(kv.Key),
                 Math.Min(kv.Value.Ms, perSwitch * kv.Value.Switches), kv.Value.Switches))
             .OrderByDescending(b => b.OutsideMs).ThenByDescending(b => b.BlockedMs).ThenBy(b => b.Stack, StringComparer.Ordinal)
             .ToArray();

@@ -1,3 +1,5 @@
+using SqlWaitProbe.Core.Engines;
+
 namespace SqlWaitProbe.Analysis.OffCpu;
 
 /// <summary>
@@ -34,11 +36,11 @@ public static class OffCpuLabel
     ];
 
     /// <summary>The label of a folded stack (process first, frames root first).</summary>
-    public static string For(string stack, string serverProcess)
+    public static string For(string stack, EngineProcess server)
     {
         var frames = stack.Split(';');
         var kernel = new List<string>();
-        string? userLeaf = null, server = null;
+        string? userLeaf = null, serverFrame = null;
         for (var i = frames.Length - 1; i >= 1; i--)
         {
             var (module, symbol, isKernel) = Split(frames[i]);
@@ -58,9 +60,9 @@ public static class OffCpuLabel
             }
 
             userLeaf ??= symbol;
-            if (server is null && IsServerModule(module, serverProcess))
+            if (serverFrame is null && server.IsOwnModule(module))
             {
-                server = symbol;
+                serverFrame = symbol;
             }
         }
 
@@ -72,19 +74,14 @@ public static class OffCpuLabel
             path.Add(userLeaf);
         }
 
-        if (server is not null && server != userLeaf)
+        if (serverFrame is not null && serverFrame != userLeaf)
         {
             path.Add("…");
-            path.Add(server);
+            path.Add(serverFrame);
         }
 
         return $"{reason}: {string.Join(" ← ", path)}";
     }
-
-    // SQL Server's code is spread over sqlmin, sqllang, sqldk, sqlos and sqlservr itself.
-    private static bool IsServerModule(string module, string serverProcess) =>
-        serverProcess.Length > 0 && (module.StartsWith(serverProcess, StringComparison.OrdinalIgnoreCase)
-            || (serverProcess.Equals("sqlservr", StringComparison.OrdinalIgnoreCase) && module.StartsWith("sql", StringComparison.OrdinalIgnoreCase)));
 
     private static (string Module, string Symbol, bool Kernel) Split(string frame)
     {

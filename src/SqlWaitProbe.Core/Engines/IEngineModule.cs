@@ -19,6 +19,12 @@ public interface IEngineModule
     /// <summary>The engine's name on the command line and in the manifest, e.g. <c>postgres</c>.</summary>
     string Name { get; }
 
+    /// <summary>
+    /// The engine's server process: its name (which the OS collectors sample and the manifest records), the modules of
+    /// its own code and how its per-session counters grow, for the analysis of its bundles.
+    /// </summary>
+    EngineProcess Process { get; }
+
     /// <summary>The options of <c>probe capture</c> only this engine takes; another engine refuses them.</summary>
     IReadOnlyList<IOptionSpec> CaptureOptions { get; }
 

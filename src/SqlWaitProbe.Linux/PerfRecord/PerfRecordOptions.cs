@@ -20,8 +20,8 @@ public sealed record PerfRecordOptions
     /// <summary>The capture's run id (names its run folder, where the raw perf data lives until <c>perf script</c> has read it).</summary>
     public required RunScope Scope { get; init; }
 
-    /// <summary>The server's process name (<c>postgres</c>): samples of other processes of that name are not the workload's.</summary>
-    public string ServerProcess { get; init; } = "postgres";
+    /// <summary>The server's process name (the engine's): samples of other processes of that name are not the workload's.</summary>
+    public required string ServerProcess { get; init; }
 
     /// <summary>The server's root process when the probe started it (the embedded postmaster): its whole tree is the workload.</summary>
     public int? WorkloadRootPid { get; init; }

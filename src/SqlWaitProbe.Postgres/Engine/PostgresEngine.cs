@@ -45,8 +45,11 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
     /// <inheritdoc />
     public string Name => "postgres";
 
+    /// <summary>The server's process name, which the module registers (<see cref="Core.Engines.EngineProcess"/>).</summary>
+    internal const string ProcessName = "postgres";
+
     /// <inheritdoc />
-    public string ServerProcess => "postgres";
+    public string ServerProcess => ProcessName;
 
     /// <inheritdoc />
     public bool ProcessPerSession => true;

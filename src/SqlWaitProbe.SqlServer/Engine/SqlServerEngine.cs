@@ -42,8 +42,11 @@ public sealed class SqlServerEngine : IEngine
     /// <inheritdoc />
     public string Name => "sqlserver";
 
+    /// <summary>The server's process name, which the module registers (<see cref="Core.Engines.EngineProcess"/>).</summary>
+    internal const string ProcessName = "sqlservr";
+
     /// <inheritdoc />
-    public string ServerProcess => "sqlservr";
+    public string ServerProcess => ProcessName;
 
     /// <inheritdoc />
     public bool ProcessPerSession => false;

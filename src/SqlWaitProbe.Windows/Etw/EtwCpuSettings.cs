@@ -35,8 +35,8 @@ public sealed record EtwCpuSettings
     /// <summary>4 GB: a 60 s phase of 1 kHz sampling with stacks on 64 CPUs and context switches stays well below it.</summary>
     public const int DefaultMaxFileMegabytes = 4096;
 
-    /// <summary>Process name of the database server, whose modules get symbols first.</summary>
-    public string ServerProcess { get; init; } = "sqlservr";
+    /// <summary>Process name of the database server (the engine's), whose modules get symbols first.</summary>
+    public required string ServerProcess { get; init; }
 
     /// <summary>
     /// The server's pid (<c>SERVERPROPERTY('ProcessID')</c>) when it runs on this machine: only its samples are the

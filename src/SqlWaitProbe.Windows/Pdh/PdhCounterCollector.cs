@@ -20,7 +20,7 @@ public sealed class PdhCounterCollector : ICollector
     private string? _loopError;
 
     /// <summary>Creates the collector for <paramref name="serverProcess"/> (the <c>\Process(…)</c> instance), sampling every <paramref name="interval"/> (default 1 s).</summary>
-    public PdhCounterCollector(string serverProcess = "sqlservr", TimeSpan? interval = null)
+    public PdhCounterCollector(string serverProcess, TimeSpan? interval = null)
     {
         _serverProcess = serverProcess;
         _interval = interval ?? TimeSpan.FromSeconds(1);

@@ -20,9 +20,6 @@ public static class PdhCounterSet
     /// <summary>Ready threads waiting for a CPU.</summary>
     public const string ProcessorQueueLength = @"\System\Processor Queue Length";
 
-    /// <summary>The set for a SQL Server capture (<c>sqlservr</c>).</summary>
-    public static IReadOnlyList<string> Default { get; } = For("sqlservr");
-
     /// <summary>A process's CPU percentage (100 per fully used core).</summary>
     public static string ProcessProcessorTime(string process) => $@"\Process({process})\% Processor Time";
 

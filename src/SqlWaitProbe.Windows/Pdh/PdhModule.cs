@@ -24,7 +24,7 @@ public sealed class PdhModule : IOsCollectorModule
         return
         [
             setup.ServerIsLocal
-                ? new(Name, $"OS counters: PDH, {PdhCounterSet.Default.Count.ToString(CultureInfo.InvariantCulture)} counters every second, \\Process({setup.ServerProcess}) included (pdh.csv, series.csv)")
+                ? new(Name, $"OS counters: PDH, {PdhCounterSet.For(setup.ServerProcess).Count.ToString(CultureInfo.InvariantCulture)} counters every second, \\Process({setup.ServerProcess}) included (pdh.csv, series.csv)")
                 : new(Name, "PDH counters: not run (" + remote + ")", CollectorStatus.Skipped, remote),
         ];
     }

@@ -71,7 +71,7 @@ public sealed class PerfDwarfCaptureTests
         var mode = PerfCallGraph.Resolve(value);
         Assert.NotNull(mode);
         Assert.Equal(["--call-graph", expected], PerfCallGraph.RecordArguments(mode));
-        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode, LogicalCpus = 2 }, "/x.data");
+        var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode, LogicalCpus = 2, ServerProcess = "postgres" }, "/x.data");
         // DWARF's 8 KiB stack copies get a ring buffer of about a second per CPU.
         string[] buffer = mode == "dwarf" ? ["-m", "4M"] : [];
         Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", .. buffer, "-o", "/x.data", "--max-size=1024M"], args);
