@@ -21,6 +21,12 @@ public sealed record ExperimentDefinition
     /// <summary>The environment variable that holds the password.</summary>
     public string? PasswordEnv { get; init; }
 
+    /// <summary>SQL Server: require an encrypted connection (as <c>--encrypt</c>).</summary>
+    public bool Encrypt { get; init; }
+
+    /// <summary>SQL Server: trust the server's certificate without validation (as <c>--trust-server-certificate</c>; test servers only).</summary>
+    public bool TrustServerCertificate { get; init; }
+
     /// <summary>Run once before every variant.</summary>
     public ExperimentScript? Setup { get; init; }
 

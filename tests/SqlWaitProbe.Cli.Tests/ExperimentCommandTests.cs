@@ -96,6 +96,9 @@ public sealed class ExperimentCommandTests
     [InlineData("variants: []\n", 3, "the variant list is empty")]
     [InlineData("variantz:\n  - name: a\n", 3, "unknown key 'variantz'")]
     [InlineData("variants:\n  - name: a\n    settings:\n      shared_buffers: 1GB\nserver: Host=db1;Username=me\n", 6, "only the embedded server")]
+    [InlineData("password: hunter2\nvariants:\n  - name: a\n", 3, "never holds a password: set it in an environment variable and name that with password_env:")]
+    [InlineData("server: \"Host=db1;Password=hunter2\"\nvariants:\n  - name: a\n", 3, "server holds a password")]
+    [InlineData("encrypt: true\nvariants:\n  - name: a\n", 3, "encrypt applies to sqlserver")]
     [InlineData("warmup: 2000000\nvariants:\n  - name: a\n", 3, "warmup must be 0 to 1000000 executions")]
     public async Task A_bad_experiment_file_is_one_line_and_exit_2_before_anything_is_made(string tail, int? line, string says)
     {
@@ -111,6 +114,54 @@ public sealed class ExperimentCommandTests
         Assert.StartsWith($"probe: {file}{(line is null ? ":" : $":{line}:")}", lines[0], StringComparison.Ordinal);
         Assert.Contains(says, lines[0], StringComparison.Ordinal);
         Assert.False(Directory.Exists(output), "nothing is made for a bad file");
+        Assert.DoesNotContain("hunter2", stderr, StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string> SqlServerSamples() =>
+        [.. Directory.EnumerateFiles(Path.Combine(TestData.RepoRoot, "samples", "experiments"), "sqlserver-*.yaml").Select(f => Path.GetFileName(f)!).Order(StringComparer.Ordinal)];
+
+    [Theory]
+    [MemberData(nameof(SqlServerSamples))]
+    public async Task Each_sql_server_sample_dry_runs_its_variants_and_records_trace_flag_834_without_applying_it(string sample)
+    {
+        var output = Path.Combine(TestData.TempFolder(), "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", Sample(sample), "-o", output, "--dry-run");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("-- capture: probe capture --engine sqlserver --server '<the server>'", stdout, StringComparison.Ordinal);
+        Assert.DoesNotContain("TRACEON(834", stdout, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(output));
+    }
+
+    [Fact]
+    public async Task The_tf3933_sample_switches_the_flag_per_variant_restores_it_and_connects_encrypted()
+    {
+        var output = Path.Combine(TestData.TempFolder(), "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", Sample("sqlserver-tf3933.yaml"), "-o", output, "--dry-run");
+        Assert.True(exit == 0, stderr);
+        string[] inOrder =
+        [
+            "-- variant 1/2: fair-latch", "DBCC TRACEOFF(3933, -1)", "--workload parallel-insert --threads 1,8 --iterations 3 --warmup 1", "--encrypt --trust-server-certificate",
+            "DBCC TRACEON(3933, -1) WITH NO_INFOMSGS; -- or DBCC TRACEOFF, as it was before",
+            "-- variant 2/2: unfair-latch", "DBCC TRACEON(3933, -1)", "--encrypt --trust-server-certificate", "-- restore",
+        ];
+        var at = 0;
+        foreach (var expected in inOrder)
+        {
+            var found = stdout.IndexOf(expected, at, StringComparison.Ordinal);
+            Assert.True(found >= 0, $"'{expected}' after position {at} in:\n{stdout}");
+            at = found + expected.Length;
+        }
+    }
+
+    [Fact]
+    public async Task The_cci_sample_splits_576_tables_over_each_session_count()
+    {
+        var output = Path.Combine(TestData.TempFolder(), "out");
+        var (exit, stdout, stderr) = await InProcessProbe.RunAsync("experiment", Sample("sqlserver-cci-sessions.yaml"), "-o", output, "--dry-run");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("-- executions of phase 96 (96 session(s)): 576 in all, 6 per session", stdout, StringComparison.Ordinal);
+        Assert.Contains("-- executions of phase 32 (32 session(s)): 576 in all, 18 per session", stdout, StringComparison.Ordinal);
+        Assert.Contains("--workload cci-etl --threads 1,8,32,96 --iterations-total 576", stdout, StringComparison.Ordinal);
     }
 
     [Fact]

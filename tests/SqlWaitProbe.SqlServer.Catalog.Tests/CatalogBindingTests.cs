@@ -53,6 +53,10 @@ public sealed class CatalogBindingTests(ITestOutputHelper output)
                      "experiment: read database_scoped.MAXDOP", "experiment: apply resource_pool.default.AFFINITY",
                      "statement counters at the phase start", "statement counters at the phase end", "poll requests, grants and blocking",
                      "statement texts of the sampled requests", "cached plan of a statement",
+                     "experiment sample sqlserver-heap-scan.yaml: setup batch 3/3", "experiment sample sqlserver-heap-scan.yaml: workload query",
+                     "experiment sample sqlserver-heap-scan.yaml: variant columnstore before batch 4/4", "experiment sample sqlserver-tf3933.yaml: variant unfair-latch apply trace_flag.3933",
+                     "experiment sample sqlserver-rg-maxdop.yaml: variant rg-maxdop-1 restore workload_group.default.MAX_DOP", "experiment sample sqlserver-rg-maxdop.yaml: setup batch",
+                     "experiment sample sqlserver-cci-sessions.yaml: variant cci-etl record trace_flag.834", "experiment sample sqlserver-hashbytes.yaml: variant as-configured record trace_flag.834",
                  })
         {
             Assert.True(sources.Any(s => s.Contains(expected, StringComparison.Ordinal)), $"nothing bound for '{expected}'");

@@ -57,6 +57,11 @@ public static class ProbeStatements
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
         yield return ("known session ids (8 and 200 sessions)", _ => Task.FromResult(KnownSessions()));
         yield return ("probe experiment settings", major => Task.FromResult(ExperimentSettings(major)));
+        foreach (var file in ExperimentSamples())
+        {
+            yield return ($"experiment sample {Path.GetFileName(file)}", major => Task.FromResult(SampleStatements(file, major)));
+        }
+
         yield return ("XE files read through the server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [Builder(new SessionFilter { SessionIds = [51] }).ReadEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel"),
              Builder(new SessionFilter { SessionIds = [51] }).CountEventFiles(@"D:\MSSQL\Log\probe_0a1b2c3d4e_load_pages*.xel")]));
@@ -222,6 +227,66 @@ public static class ProbeStatements
             statements.AddRange(catalog.RestoreStatements(setting, new SettingSnapshot(before, before)).Select(s => new SqlStatement($"experiment: restore {setting.Name}", s)));
         }
 
+        return statements;
+    }
+
+    /// <summary>The SQL Server experiment files in samples/experiments.</summary>
+    public static IReadOnlyList<string> ExperimentSamples() =>
+        [.. Directory.EnumerateFiles(Path.Combine(TestSupport.TestData.RepoRoot, "samples", "experiments"), "sqlserver-*.yaml").Order(StringComparer.Ordinal)];
+
+    /// <summary>
+    /// What an experiment sample sends besides its built-in workload (bound above): its setup and teardown batches as
+    /// split on GO, each variant's before and after batches and background query, its own workload query, and the read,
+    /// apply and restore of every setting its variants change.
+    /// </summary>
+    private static IReadOnlyList<SqlStatement> SampleStatements(string file, int major)
+    {
+        var experiment = SqlWaitProbe.Experiments.Files.ExperimentFileReader.Read(file);
+        var catalog = SqlServerSettingCatalog.Instance;
+        var statements = new List<SqlStatement>();
+        void Script(string purpose, SqlWaitProbe.Experiments.ExperimentScript? script)
+        {
+            if (script is not null)
+            {
+                var batches = catalog.Split(script.Text);
+                statements.AddRange(batches.Select((b, i) => new SqlStatement($"{purpose} batch {i + 1}/{batches.Count}", b.Text)));
+            }
+        }
+
+        Script("setup", experiment.Setup);
+        if (experiment.Workload.Sql is { } sql)
+        {
+            statements.Add(new SqlStatement("workload query", sql.Text));
+        }
+
+        foreach (var variant in experiment.Variants)
+        {
+            // Recorded for every variant; the memory model column came with 2016 SP1 (recorded as not read before it).
+            foreach (var name in catalog.AlwaysRecorded.Where(n => n != "memory_model" || major > 13))
+            {
+                statements.AddRange(catalog.ReadStatements(catalog.Find(name)!).Select(s => new SqlStatement($"variant {variant.Name} record {name}", s)));
+            }
+
+            Script($"variant {variant.Name} before", variant.Before);
+            Script($"variant {variant.Name} after", variant.After);
+            if (variant.Background is { } background)
+            {
+                statements.Add(new SqlStatement($"variant {variant.Name} background", background.Sql.Text));
+            }
+
+            foreach (var request in variant.Settings)
+            {
+                var setting = catalog.Find(request.Name) ?? throw new InvalidOperationException($"{file}: the catalog has no {request.Name}");
+                statements.AddRange(catalog.ReadStatements(setting).Select(s => new SqlStatement($"variant {variant.Name} read {setting.Name}", s)));
+                if (setting.Level != SettingLevel.Startup)
+                {
+                    statements.AddRange(catalog.ApplyStatements(setting, request.Value).Select(s => new SqlStatement($"variant {variant.Name} apply {setting.Name}", s)));
+                    statements.AddRange(catalog.RestoreStatements(setting, new SettingSnapshot("0", "0")).Select(s => new SqlStatement($"variant {variant.Name} restore {setting.Name}", s)));
+                }
+            }
+        }
+
+        Script("teardown", experiment.Teardown);
         return statements;
     }
 

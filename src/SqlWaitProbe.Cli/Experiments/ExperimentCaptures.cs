@@ -82,6 +82,15 @@ internal sealed class ExperimentCaptures(ExperimentDefinition experiment, IExper
             AddIf(args, "--database", experiment.Database);
             AddIf(args, "--user", experiment.User);
             AddIf(args, "--password-env", experiment.PasswordEnv);
+            if (experiment.Encrypt)
+            {
+                args.Add("--encrypt");
+            }
+
+            if (experiment.TrustServerCertificate)
+            {
+                args.Add("--trust-server-certificate");
+            }
         }
 
         args.AddRange(["-o", output]);

@@ -61,7 +61,10 @@ internal static class ExperimentSession
         var sessions = experiment.Threads.Max() + experiment.Variants.Max(v => v.Background?.Sessions ?? 0) + 4;
         progress.Report(experiment.Server is null ? "starting the embedded server" : "connecting");
         return await plan.Engine.OpenAsync(
-            new ExperimentTarget(experiment.File, experiment.Server, experiment.Database, experiment.User, experiment.PasswordEnv),
+            new ExperimentTarget(experiment.File, experiment.Server, experiment.Database, experiment.User, experiment.PasswordEnv)
+            {
+                Encrypt = experiment.Encrypt, TrustServerCertificate = experiment.TrustServerCertificate,
+            },
             new RunScope("experiment", runId), sessions, progress, cancellationToken);
     }
 }

@@ -6,4 +6,11 @@ namespace SqlWaitProbe.Core.ServerSettings;
 /// <param name="Database">The database.</param>
 /// <param name="User">SQL login or PostgreSQL role.</param>
 /// <param name="PasswordEnv">The environment variable holding the password.</param>
-public sealed record ExperimentTarget(string File, string? Server, string? Database, string? User, string? PasswordEnv);
+public sealed record ExperimentTarget(string File, string? Server, string? Database, string? User, string? PasswordEnv)
+{
+    /// <summary>SQL Server: require an encrypted connection.</summary>
+    public bool Encrypt { get; init; }
+
+    /// <summary>SQL Server: trust the server's certificate without validation.</summary>
+    public bool TrustServerCertificate { get; init; }
+}

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Secrets;
 using System.Globalization;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
@@ -17,7 +18,7 @@ public static class ExperimentFileReader
     public const long MaxBytes = 1L << 20;
 
     private static readonly string[] TopKeys =
-        ["description", "engine", "server", "database", "user", "password_env", "setup", "teardown", "workload", "scale", "threads", "duration", "iterations", "warmup", "baseline", "background", "variants"];
+        ["description", "engine", "server", "database", "user", "password_env", "encrypt", "trust_server_certificate", "setup", "teardown", "workload", "scale", "threads", "duration", "iterations", "warmup", "baseline", "background", "variants"];
 
     private static readonly string[] VariantKeys = ["name", "description", "settings", "before", "after", "background"];
     private static readonly string[] WorkloadKeys = ["builtin", "sql", "proc"];
@@ -73,6 +74,11 @@ public static class ExperimentFileReader
         public ExperimentDefinition Experiment(YamlNode root)
         {
             var map = Map(root, "the experiment file");
+            if (map.Entries.FirstOrDefault(e => e.Key.Value.Equals("password", StringComparison.OrdinalIgnoreCase)) is { Key: { } passwordKey })
+            {
+                throw Bad(passwordKey, "an experiment file never holds a password: set it in an environment variable and name that with password_env: (e.g. password_env: PROBE_PASSWORD)");
+            }
+
             Known(map, TopKeys, "at the top of an experiment file");
             var engine = Required(map, "engine", "engine: postgres or engine: sqlserver");
             var engineName = engine.Value.ToLowerInvariant();
@@ -98,6 +104,18 @@ public static class ExperimentFileReader
             var background = map["background"] is { } b ? Background(b, "background") : null;
             var variants = Variants(map["variants"] ?? throw Bad(map, "the experiment has no variants: add 'variants:' with at least one '- name: …'"), background);
             var server = OptionalText(map, "server");
+            if (server is not null && CredentialRules.Redact(server) != server)
+            {
+                throw Bad(map["server"]!, "server holds a password; an experiment file never does: remove it and name the environment variable that holds it with password_env:");
+            }
+
+            foreach (var key in new[] { "encrypt", "trust_server_certificate" })
+            {
+                if (map[key] is { } tls && engineName != "sqlserver")
+                {
+                    throw Bad(tls, $"{key} applies to sqlserver; for postgres put SSL Mode (and Trust Server Certificate) in the server connection string");
+                }
+            }
             return new ExperimentDefinition
             {
                 File = file,
@@ -106,6 +124,8 @@ public static class ExperimentFileReader
                 Database = OptionalText(map, "database"),
                 User = OptionalText(map, "user"),
                 PasswordEnv = OptionalText(map, "password_env"),
+                Encrypt = map["encrypt"] is { } en && Flag(en, "encrypt"),
+                TrustServerCertificate = map["trust_server_certificate"] is { } tr && Flag(tr, "trust_server_certificate"),
                 Setup = map["setup"] is { } s ? Script(s, "setup") : null,
                 Teardown = map["teardown"] is { } t ? Script(t, "teardown") : null,
                 Workload = workload,

@@ -23,7 +23,11 @@ public sealed class SqlServerExperimentEngine : IExperimentEngine
             : null;
         progress.Report("connecting");
         return await SqlServerSettingServer.OpenAsync(
-            new SqlServerConnectionSettings { Server = server, User = target.User, Password = password, Database = target.Database, RunId = scope.RunId }, cancellationToken);
+            new SqlServerConnectionSettings
+            {
+                Server = server, User = target.User, Password = password, Database = target.Database, RunId = scope.RunId,
+                Encrypt = target.Encrypt, TrustServerCertificate = target.TrustServerCertificate,
+            }, cancellationToken);
     }
 
     /// <inheritdoc />
