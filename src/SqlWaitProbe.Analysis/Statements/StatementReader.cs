@@ -33,7 +33,7 @@ public static class StatementReader
                 {
                     plans[key] = extension == "json"
                         ? PostgresPlanReader.Read(path, bundle.ReadSmallText(path) ?? "")
-                        : new PlanSummary { File = path, Problem = "showplan XML is linked, not read, by this version" };
+                        : SqlServerPlanReader.Read(path, bundle.ReadSmallText(path) ?? "");
                 }
             }
         }

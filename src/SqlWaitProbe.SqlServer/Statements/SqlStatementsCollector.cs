@@ -30,6 +30,7 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
     private readonly string _productVersion;
     private readonly string? _database;
     private readonly TimeSpan _interval;
+    private readonly Func<DateTime> _clock;
     private ISqlCommandSink? _sink;
     private PollingLoop? _loop;
     private SqlStatement? _poll;
@@ -47,9 +48,11 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
     /// <param name="productVersion">e.g. <c>13.0.5026.0</c>: 2016 from SP2 has the spill columns.</param>
     /// <param name="database">Workload runs: the workload's database, whose statements alone are counted; null in attach mode.</param>
     /// <param name="interval">Poll interval of the requests.</param>
+    /// <param name="clock">When a poll runs (UTC); the system clock unless a test scripts the polls' times.</param>
     public SqlStatementsCollector(Func<string, CancellationToken, Task<ISqlCommandSink>> open, Func<PhaseContext, SessionFilter> filterFor, int major, string productVersion,
-        string? database, TimeSpan? interval = null)
+        string? database, TimeSpan? interval = null, Func<DateTime>? clock = null)
     {
+        _clock = clock ?? (() => DateTime.UtcNow);
         _open = open ?? throw new ArgumentNullException(nameof(open));
         _filterFor = filterFor ?? throw new ArgumentNullException(nameof(filterFor));
         _major = major;
@@ -188,7 +191,7 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
 
     private async Task PollAsync(CancellationToken cancellationToken)
     {
-        var before = DateTime.UtcNow;
+        var before = _clock();
         var result = await _sink!.QueryAsync(_poll!, cancellationToken);
         if (_sink.IsDryRun)
         {
@@ -196,7 +199,7 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
         }
 
         // The rows describe some moment of the query: its midpoint is at most half its duration off.
-        var at = before + ((DateTime.UtcNow - before) / 2);
+        var at = before + ((_clock() - before) / 2);
         lock (_samples)
         {
             _polls.Add(at);
