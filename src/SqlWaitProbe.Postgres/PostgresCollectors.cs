@@ -14,5 +14,6 @@ public static class PostgresCollectors
         new Statements.PgStatementsModule(),
         new Statements.PgPlanModule(),
         new Statements.PgExplainModule(),
+        new Statements.PgAutoExplainModule(),
     ];
 }

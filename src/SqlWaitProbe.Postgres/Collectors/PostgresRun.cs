@@ -21,4 +21,7 @@ public sealed record PostgresRun(string Connection, bool HasWaitSampling, bool H
 
     /// <summary>Attach mode: plain EXPLAIN of the watched sessions' top statements after the window (<c>--explain</c>).</summary>
     public bool Explain { get; init; }
+
+    /// <summary>auto_explain's settings on the server (<see cref="Statements.PgAutoExplainModule.Describe"/>), or null when it is not loaded.</summary>
+    public string? AutoExplain { get; init; }
 }

@@ -149,6 +149,7 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
             VersionNumber = info.VersionNumber,
             Workload = _settings.Attach is null ? Workload : null,
             Explain = _settings.Explain,
+            AutoExplain = Statements.PgAutoExplainModule.Describe(info.Settings),
         };
         return [.. PostgresCollectors.All.Where(m => m.Runs(run)).Select(m => m.Create(run, phase))];
     }

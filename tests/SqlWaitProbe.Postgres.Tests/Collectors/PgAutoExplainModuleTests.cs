@@ -1,0 +1,35 @@
+using SqlWaitProbe.Postgres.Statements;
+
+namespace SqlWaitProbe.Postgres.Tests.Collectors;
+
+/// <summary>
+/// Whether attach mode can have plans without --explain: auto_explain is recognised from the server's own non-default
+/// settings (never loaded or changed by the probe), and Data quality says which case it is and how to get plans.
+/// </summary>
+public sealed class PgAutoExplainModuleTests
+{
+    [Fact]
+    public void Without_auto_explain_the_note_says_plans_are_missing_and_how_to_enable_it()
+    {
+        var settings = new Dictionary<string, string> { ["shared_preload_libraries"] = "pg_stat_statements", ["work_mem"] = "64MB" };
+        Assert.Null(PgAutoExplainModule.Describe(settings));
+        var note = PgAutoExplainModule.Reason(null);
+        Assert.Contains("no plans of the watched statements", note);
+        Assert.Contains("auto_explain.log_format = json", note);
+        Assert.Contains("--explain", note);
+    }
+
+    [Fact]
+    public void A_loaded_auto_explain_is_named_with_its_settings()
+    {
+        var settings = new Dictionary<string, string>
+        {
+            ["session_preload_libraries"] = "auto_explain",
+            ["auto_explain.log_min_duration"] = "250ms",
+            ["auto_explain.log_format"] = "json",
+        };
+        var described = PgAutoExplainModule.Describe(settings);
+        Assert.Equal("in session_preload_libraries, auto_explain.log_format = json, auto_explain.log_min_duration = 250ms", described);
+        Assert.Contains("auto_explain is loaded on the server (" + described + ")", PgAutoExplainModule.Reason(described));
+    }
+}
