@@ -26,7 +26,9 @@ public sealed class ServerTablesReportTests
         await ReportBuilder.BuildReportAsync(bundle, output, new ReportOptions { Modules = Registered.Analysis, Png = false }, new Progress<string>(), CancellationToken.None);
         var report = File.ReadAllText(Path.Combine(output, "report.md"));
 
+        // Each table comes from its module's own report section: the DMV module's tables, the XE module's histogram.
         Assert.Contains("## Server tables in load", report);
+        Assert.Contains("## XE pages stream by memory clerk in load", report);
 
         // 1000 ms over 400 waiting requests: 2.5 ms a wait.
         Assert.Contains("| ACCESS_METHODS_DATASET_PARENT | 400 | 1000 | 2.5 |", report);

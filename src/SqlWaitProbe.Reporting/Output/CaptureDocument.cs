@@ -51,7 +51,6 @@ public static class CaptureDocument
         AddFigures(sections, charts ?? [], flameGraphs ?? []);
         AddModules(sections, a);
         sections.Add(Waits(a));
-        sections.AddRange(ServerTableSection.Build(a));
         AddCorrelationsAndXe(sections, a);
         foreach (var (phase, view) in a.Focus)
         {

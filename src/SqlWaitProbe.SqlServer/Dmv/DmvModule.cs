@@ -34,6 +34,9 @@ public sealed class DmvModule : IEngineCollectorModule<SqlServerRun>, IAnalysisM
         Latches = ReadLatches(bundle, BundlePaths.LatchStats(phase.Name)),
     }, bundle);
 
+    /// <inheritdoc />
+    public IEnumerable<EvidenceSection> Sections(AnalysisResult analysis) => ServerTablesSection.Build(analysis);
+
     private static List<SpinlockRow>? ReadSpinlocks(CaptureBundle bundle, string relative)
     {
         using var csv = CsvFile.Open(bundle, relative, BundleColumns.Dmv.SpinlockStats.Name, BundleColumns.Dmv.SpinlockStats.Spins);

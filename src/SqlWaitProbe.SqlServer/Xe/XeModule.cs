@@ -42,6 +42,9 @@ public sealed class XeModule : IEngineCollectorModule<SqlServerRun>, IAnalysisMo
     public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) => Analysis.ServerTables.ServerTableReader.WithClerkHistogram(
         ReadXePages(bundle, BundlePaths.XePageEvents(phase.Name), phase.Phase.StartUtc, phase.Phase.EndUtc, cancellationToken) is { } pages ? phase with { XePages = pages } : phase, bundle);
 
+    /// <inheritdoc />
+    public IEnumerable<EvidenceSection> Sections(AnalysisResult analysis) => ClerkHistogramSection.Build(analysis);
+
     private static XePageStats? ReadXePages(CaptureBundle bundle, string relative, DateTime phaseStart, DateTime phaseEnd, CancellationToken cancellationToken)
     {
         using var csv = CsvFile.Open(bundle, relative, BundleColumns.XePageEvents.Utc, BundleColumns.XePageEvents.Event, BundleColumns.XePageEvents.MemoryClerkName, BundleColumns.XePageEvents.Pages);
