@@ -156,7 +156,10 @@ public static class BundleAnalyzer
 
             if (p.Executions.RunningAtEnd > 0)
             {
-                notes.Add($"phase {p.Name}: {p.Executions.RunningAtEnd} of {p.Executions.Count} executions were still running at the phase end: measured up to it, they count as the share that ran inside ({Figures.F(p.Executions.Counted)} executions in all); their latencies are whole (the driver timed them to their end)");
+                notes.Add($"phase {p.Name}: {p.Executions.RunningAtEnd} of {p.Executions.Count} executions were still running at the phase end: measured up to it, they count as the share that ran inside ({Figures.F(p.Executions.Counted)} executions in all); "
+                    + (p.Executions.Cancelled > 0
+                        ? $"{p.Executions.Cancelled} of them were still running after --finish-within and were cancelled: the time each ran until then stands for its whole time, so executions per second are an upper bound and ms per execution a lower one; latencies are of the {p.Executions.Counts!.Timed} that finished"
+                        : "their latencies are whole (the driver timed them to their end)"));
             }
 
             if (p.Sampling?.Coverage is { } c)

@@ -106,12 +106,24 @@ public sealed record CaptureRequest
 
         var (warmupExecutions, warmupTime) = ParseWarmup(warmupText);
 
+        var finishWithinText = options.Get(CommonOptions.FinishWithin);
+        if (finishWithinText is not null && engine.Workload is null)
+        {
+            throw new BadInputException("attach mode runs no workload: --finish-within applies to phases of a workload");
+        }
+
+        if (finishWithinText is not null && (iterations is not null || iterationsTotal is not null))
+        {
+            throw new BadInputException("--finish-within applies to phases of a --duration; a phase of --iterations ends when every execution has finished");
+        }
+
+        var finishWithin = finishWithinText is null ? CapturePlan.DefaultFinishWithin : DurationParser.Parse(finishWithinText, "--finish-within", allowZero: true);
         var minFreeDisk = options.Get(SessionOptions.MinFreeDiskMegabytes);
         TimeSpan? duration = durationText is null ? null : DurationParser.Parse(durationText);
         var plan = engine.Workload is null
             ? CapturePlan.ForAttach(duration ?? TimeSpan.FromSeconds(30))
             : CapturePlan.Build(ThreadsParser.Parse(options.Get(CommonOptions.Threads)), !options.Get(CommonOptions.NoBaseline), duration, iterations, iterationsTotal)
-                with { WarmupExecutions = warmupExecutions, WarmupDuration = warmupTime };
+                with { WarmupExecutions = warmupExecutions, WarmupDuration = warmupTime, FinishWithin = finishWithin };
         // Before the collectors' own checks, as always: the sampling rate and --offcpu, which every platform reads.
         options.Get(CpuOptions.SampleHz);
         CpuOptions.OffCpuOn(options);

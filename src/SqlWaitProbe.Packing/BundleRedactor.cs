@@ -99,9 +99,10 @@ public sealed partial class BundleRedactor
 
         if (workloadSql is not null)
         {
-            foreach (var statement in Regex.Split(workloadSql, @";\s*\n|^\s*GO\s*$", RegexOptions.Multiline | RegexOptions.IgnoreCase))
+            // Whole statements: a DO block's inner lines ("END IF;") are no statements of their own, and replacing its
+            // pieces one by one would leave the short ones behind.
+            foreach (var text in WorkloadSqlStatements.Split(workloadSql))
             {
-                var text = string.Join('\n', statement.Split('\n').Where(l => !l.TrimStart().StartsWith("--", StringComparison.Ordinal))).Trim();
                 if (text.Length >= 8)
                 {
                     Add(text, "query", counters);

@@ -39,7 +39,7 @@ public static class PhaseFiles
 
                     var start = Ms(e.Start - windowStart);
                     var end = Ms(e.End - windowStart);
-                    tally.Add(double.Parse(start, CultureInfo.InvariantCulture), double.Parse(end, CultureInfo.InvariantCulture), e.Error is not null);
+                    tally.Add(double.Parse(start, CultureInfo.InvariantCulture), double.Parse(end, CultureInfo.InvariantCulture), e.Error is not null, e.Cancelled);
                     writer.Write(session);
                     writer.Write(',');
                     writer.Write(start);
@@ -49,7 +49,7 @@ public static class PhaseFiles
                     writer.Write(e.Rows.ToString(CultureInfo.InvariantCulture));
                     writer.Write(',');
                     writer.Write(Csv.Escape(e.Error));
-                    writer.Write('\n');
+                    writer.Write(e.Cancelled ? ",1\n" : ",\n");
                 }
             }
         });

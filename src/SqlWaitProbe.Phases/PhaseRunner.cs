@@ -131,6 +131,7 @@ public sealed class PhaseRunner
             }
 
             context.ExpectedSeconds = ExpectedSeconds(plan);
+            context.FinishWithin = _plan.FinishWithin;
             await StartCollectorsAsync(_collectors(context), context, started, outcomes, cancellationToken);
             windowStart = run.Release();
             context.StartUtc = DateTime.UtcNow;
@@ -156,7 +157,7 @@ public sealed class PhaseRunner
             // The window is closed: the collectors stop now and cover exactly it. Executions still running finish
             // meanwhile; the driver times them whole, and the phase measures them up to the window's end.
             stopping = StopCollectorsAsync(started, context, outcomes, StopBudget);
-            await run.Completion.WaitAsync(cancellationToken);
+            await FinishOrCancelAsync(plan, run, cancellationToken);
             await stopping;
             return Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: false);
         }
@@ -255,6 +256,27 @@ public sealed class PhaseRunner
             }
         }
     }
+
+    /// <summary>
+    /// After the window: waits for the executions still running, at most <see cref="CapturePlan.FinishWithin"/>, then
+    /// cancels those still running; the driver records them as cancelled and the phase counts their share.
+    /// </summary>
+    private async Task FinishOrCancelAsync(PhasePlan plan, DriverRun run, CancellationToken cancellationToken)
+    {
+        if (!run.Completion.IsCompleted
+            && await Task.WhenAny(run.Completion, Task.Delay(_plan.FinishWithin, cancellationToken)) != run.Completion)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var running = await run.CancelRunningAsync();
+            var line = string.Create(CultureInfo.InvariantCulture,
+                $"phase {plan.Name}: {Plural(running, "execution")} still running {Seconds(_plan.FinishWithin)} after the phase end (--finish-within) {(running == 1 ? "was" : "were")} cancelled; counted by the share of their run inside the phase");
+            _progress.Report(line);
+        }
+
+        await run.Completion.WaitAsync(cancellationToken);
+    }
+
+    private static string Seconds(TimeSpan span) => string.Create(CultureInfo.InvariantCulture, $"{span.TotalSeconds:0.###} s");
 
     /// <summary>
     /// The pilot before a phase of a duration: the sessions run for <see cref="CapturePlan.UninstrumentedSlice"/> with no
@@ -381,7 +403,7 @@ public sealed class PhaseRunner
         _previous = (plan.Threads, seconds);
         var summary = new PhaseSummary(plan.Name, plan.Threads, counts, seconds, overhead);
         var running = counts.RunningAtEnd > 0
-            ? string.Create(CultureInfo.InvariantCulture, $"; {Plural(counts.RunningAtEnd, "was", "were")} still running at its end, measured up to it ({counts.Counted:0.##} executions' worth)")
+            ? string.Create(CultureInfo.InvariantCulture, $"; {Plural(counts.RunningAtEnd, "was", "were")} still running at its end, measured up to it{(counts.Cancelled > 0 ? $" ({counts.Cancelled} of them cancelled after --finish-within)" : "")} ({counts.Counted:0.##} executions' worth)")
             : "";
         PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, counts.Executions, counts.RunningAtEnd, seconds,
             _plan.Duration?.TotalSeconds, _plan.Iterations, interrupted ? "interrupted" : "done", Done: true,
@@ -438,7 +460,10 @@ public sealed class PhaseRunner
             var end = windowEnd();
             var elapsed = (end == 0 ? Stopwatch.GetElapsedTime(release) : Stopwatch.GetElapsedTime(release, end)).TotalSeconds;
             long? running = end == 0 ? null : run.Running;
-            var state = end == 0 ? "collecting" : run.Completion.IsCompleted ? "stopping collectors" : "phase over: waiting for the executions still running (measured up to the phase end)";
+            var state = end == 0 ? "collecting"
+                : run.Completion.IsCompleted ? "stopping collectors"
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"phase over: waiting for the executions still running, {Stopwatch.GetElapsedTime(end).TotalSeconds:0} s of at most {Seconds(_plan.FinishWithin)} (--finish-within), then they are cancelled; measured up to the phase end");
             var counts = running is > 0 ? $"{Plural(completed, "execution")}, {running} still running" : Plural(completed, "execution");
             var text = string.Create(CultureInfo.InvariantCulture, $"phase {plan.Name}: {Plural(plan.Threads, "session")}, {elapsed:0.0} s of {total}, {counts} ({state})");
             PhaseProgress.Report(_progress, new PhaseProgress(plan.Name, plan.Threads, completed, running, elapsed,

@@ -37,7 +37,7 @@ public sealed class CaptureRunnerTests
         foreach (var phase in final.Phases)
         {
             var executions = File.ReadAllLines(Path.Combine(root, BundlePaths.Executions(phase.Name)));
-            Assert.Equal("session,start_ms,end_ms,rows,error", executions[0]);
+            Assert.Equal("session,start_ms,end_ms,rows,error,cancelled", executions[0]);
             Assert.Equal(phase.Executions, executions.Length - 1);
             Assert.True(phase.Executions > 20, $"{phase.Name}: {phase.Executions} executions");
             Assert.All(executions.Skip(1), l => Assert.True(Csv.ParseDouble(Csv.Split(l)[1]) >= 0));
@@ -90,6 +90,46 @@ public sealed class CaptureRunnerTests
     }
 
     [Fact]
+    public async Task Executions_still_running_finish_within_after_the_phase_are_cancelled_and_counted_by_their_share()
+    {
+        // A stand-in target (executions are delays) whose executions of 60 s outlast a 2 s phase by far: without a bound
+        // the phase would wait a minute for them. With --finish-within 1s they are cancelled a second after the window.
+        var root = TestData.TempFolder();
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "t4" });
+        var target = new InMemoryFakeTarget(TimeSpan.FromSeconds(60), io: Core.Workloads.SessionIo.Asynchronous);
+        var plan = CapturePlan.Build([2], baseline: false, TimeSpan.FromSeconds(2), null) with { FinishWithin = TimeSpan.FromSeconds(1) };
+        var lines = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        var runner = new PhaseRunner(target, plan, _ => [new RecordingCollector("c")], manifest, new SynchronousProgress(lines.Enqueue));
+        var started = Stopwatch.GetTimestamp();
+
+        var summary = Assert.Single(await runner.RunAsync(CancellationToken.None));
+
+        Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(30), $"the phase took {Stopwatch.GetElapsedTime(started).TotalSeconds:0.0} s");
+        Assert.Equal(2, summary.Executions);
+        Assert.Equal(2, summary.Counts.RunningAtEnd);
+        Assert.Equal(2, summary.Counts.Cancelled);
+        Assert.Equal(0, summary.Counts.Timed);
+        Assert.Contains(lines, l => l.Contains("2 executions still running 1 s after the phase end (--finish-within) were cancelled", StringComparison.Ordinal));
+
+        // executions.csv marks them; each ran about the window and the second after it, so it counts as window ÷ (window
+        // + 1 s and the cancellation) of an execution, and analysis reads the same count back.
+        var rows = File.ReadAllLines(Path.Combine(root, BundlePaths.Executions("load"))).Skip(1).Select(Csv.Split).ToArray();
+        Assert.Equal(2, rows.Length);
+        Assert.All(rows, r => Assert.Equal("1", r[5]));
+        Assert.All(rows, r => Assert.InRange(Csv.ParseDouble(r[2]), summary.Seconds * 1000 + 900, summary.Seconds * 1000 + 25_000));
+        var expected = rows.Sum(r => (summary.Seconds * 1000 - Csv.ParseDouble(r[1])) / (Csv.ParseDouble(r[2]) - Csv.ParseDouble(r[1])));
+        Assert.Equal(expected, summary.Counts.Counted, 3);
+        Assert.InRange(summary.Counts.Counted, 0.1, 2 * 2.0 / 2.9);
+        var tally = new ExecutionTally(summary.Seconds * 1000);
+        foreach (var r in rows)
+        {
+            tally.Add(Csv.ParseDouble(r[1]), Csv.ParseDouble(r[2]), error: false, cancelled: r[5] == "1");
+        }
+
+        Assert.Equal(summary.Counts.Counted, tally.Counts().Counted, 9);
+    }
+
+    [Fact]
     public async Task Cancellation_stops_the_collectors_and_records_the_phase_before_propagating()
     {
         var root = TestData.TempFolder();
@@ -107,4 +147,10 @@ public sealed class CaptureRunnerTests
         Assert.True(phase.Executions > 0);
         Assert.Equal("ctrl-c", CaptureBundle.ReadManifest(Path.Combine(root, "manifest.json")).Reason);
     }
+}
+
+/// <summary>Reports on the caller's thread, so every line is in the list when the run returns.</summary>
+internal sealed class SynchronousProgress(Action<string> report) : IProgress<string>
+{
+    public void Report(string value) => report(value);
 }

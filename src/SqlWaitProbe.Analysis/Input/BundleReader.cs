@@ -66,7 +66,7 @@ public static class BundleReader
     }
 
     /// <summary>
-    /// executions.csv: <c>session,start_ms,end_ms,rows,error</c>, counted by <see cref="ExecutionTally"/> over the phase's
+    /// executions.csv: <c>session,start_ms,end_ms,rows,error[,cancelled]</c>, counted by <see cref="ExecutionTally"/> over the phase's
     /// window of <paramref name="windowMs"/> (null in bundles that did not record it: nothing is cut).
     /// </summary>
     public static ExecutionStats ReadExecutions(CaptureBundle bundle, string relative, double? windowMs = null)
@@ -95,7 +95,8 @@ public static class BundleReader
                     : new ExecutionSpan(start, inWindow, inWindow - start, 1);
             }
 
-            tally.Add(start, end, csv.Text(BundleColumns.Executions.Error).Length > 0);
+            tally.Add(start, end, csv.Text(BundleColumns.Executions.Error).Length > 0,
+                csv.HasColumn(BundleColumns.Executions.Cancelled) && csv.Text(BundleColumns.Executions.Cancelled) == "1");
             sessions.Add(csv.Text(BundleColumns.Executions.Session));
         }
 

@@ -18,4 +18,7 @@ public sealed record ExecutionStats(long Count, long Errors, double SessionMs, d
 
     /// <summary>Executions still running when the phase's window closed.</summary>
     public long RunningAtEnd => Counts?.RunningAtEnd ?? 0;
+
+    /// <summary>Of <see cref="RunningAtEnd"/>, those the capture cancelled after <c>--finish-within</c>.</summary>
+    public long Cancelled => Counts?.Cancelled ?? 0;
 }

@@ -15,6 +15,9 @@ public sealed record PhaseLedger
     /// <summary>Of <see cref="Executions"/>, those still running when the phase ended, measured up to its end.</summary>
     public long RunningAtEnd { get; init; }
 
+    /// <summary>Of <see cref="RunningAtEnd"/>, those the capture cancelled after <c>--finish-within</c> (their share an upper bound).</summary>
+    public long CancelledExecutions { get; init; }
+
     /// <summary>
     /// Executions counted for the phase: whole ones as 1, each still running at its end as the share of it that ran
     /// inside. Every per-execution figure and executions per second divide by it.
@@ -110,7 +113,7 @@ public sealed record PhaseLedger
     public string Headline => IsAttach
         ? $"attached to {WatchedSessions} session(s) for {Core.Text.Figures.F(WallSeconds)} s, no workload run by the probe"
             + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)" : "")
-        : $"{Threads} session(s), {Core.Text.Figures.Count(Executions, "execution")}{(RunningAtEnd > 0 ? $" ({RunningAtEnd} still running at the phase end, counted as {Core.Text.Figures.F(CountedExecutions)})" : "")}, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
+        : $"{Threads} session(s), {Core.Text.Figures.Count(Executions, "execution")}{(RunningAtEnd > 0 ? $" ({RunningAtEnd} still running at the phase end{(CancelledExecutions > 0 ? $", {CancelledExecutions} of them cancelled after --finish-within" : "")}, counted as {Core.Text.Figures.F(CountedExecutions)})" : "")}, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
     /// <summary>The ledger in one line, e.g. <c>session time 11.9 s = waits 5.14 s + CPU 1.61 s + run queue (…) 5.1 s + off-CPU time no wait covers 0.1 s</c>.</summary>
     public string Equation =>

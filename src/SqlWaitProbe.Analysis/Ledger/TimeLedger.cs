@@ -115,6 +115,7 @@ public static class TimeLedger
             Threads = phase.Phase.Threads,
             Executions = executions,
             RunningAtEnd = phase.Executions.RunningAtEnd,
+            CancelledExecutions = phase.Executions.Cancelled,
             CountedExecutions = phase.Executions.Counted,
             WallSeconds = phase.WallSeconds,
             SessionSeconds = session,

@@ -35,15 +35,17 @@ public static class CaptureSummary
                     : Analysis.Findings.Rules.ObserverEffectRule.WhyNotShown(o.UninstrumentedExecutions, o.InstrumentedExecutions, o.RatioLow, o.RatioHigh) is not null
                         ? "not shown: too few executions (Data quality says how many)"
                         : string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({o.RatioLow:0.00}–{o.RatioHigh:0.00})");
-                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10:0.00} {7,10:0.00} {8,10:0.00} {9,10:0.00}  {10}",
-                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.MsPerExecution, p.Counts.P50, p.Counts.P95, p.Counts.P99, p.Counts.Max, ratio));
+                // Executions the capture cancelled have no latency: with none that finished there is no percentile.
+                string Latency(double ms) => p.Executions > 0 && p.Counts.Timed == 0 ? "-" : ms.ToString("0.00", CultureInfo.InvariantCulture);
+                output.WriteLine(string.Format(CultureInfo.InvariantCulture, "{0,-10} {1,8} {2,11} {3,7} {4,8:0.00} {5,10:0.00} {6,10} {7,10} {8,10} {9,10}  {10}",
+                    p.Name, p.Threads, p.Executions, p.Errors, p.PerSecond, p.MsPerExecution, Latency(p.Counts.P50), Latency(p.Counts.P95), Latency(p.Counts.P99), Latency(p.Counts.Max), ratio));
             }
 
             foreach (var p in outcome.Phases.Where(p => p.Counts.RunningAtEnd > 0))
             {
                 // The same definition as the report's (docs/analysis.md, "Executions in a phase").
                 output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"{p.Name}: {p.Counts.RunningAtEnd} of {p.Executions} executions {(p.Counts.RunningAtEnd == 1 ? "was" : "were")} still running at the phase end; measured up to it, {(p.Counts.RunningAtEnd == 1 ? "it counts" : "they count")} as the share that ran inside ({p.Counts.Counted:0.##} executions in all); latencies are whole"));
+                    $"{p.Name}: {p.Counts.RunningAtEnd} of {p.Executions} executions {(p.Counts.RunningAtEnd == 1 ? "was" : "were")} still running at the phase end; measured up to it, {(p.Counts.RunningAtEnd == 1 ? "it counts" : "they count")} as the share that ran inside ({p.Counts.Counted:0.##} executions in all); {(p.Counts.Cancelled > 0 ? CancelledClause(p.Counts) : "latencies are whole")}"));
             }
         }
 
@@ -56,6 +58,10 @@ public static class CaptureSummary
             ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
             : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
     }
+
+    /// <summary>What the summary says of executions the capture cancelled after <c>--finish-within</c>; the report says the same.</summary>
+    private static string CancelledClause(ExecutionCounts counts) => string.Create(CultureInfo.InvariantCulture,
+        $"{counts.Cancelled} of them {(counts.Cancelled == 1 ? "was" : "were")} still running after --finish-within and {(counts.Cancelled == 1 ? "was" : "were")} cancelled: the time each ran until then stands for its whole time, so exec/s is an upper bound and ms/exec a lower one; latencies are of the {counts.Timed} that finished");
 
     /// <summary>
     /// Writes the summary as one JSON object for scripts: bundle, status, per-phase counts, rates (per second) and
@@ -76,6 +82,7 @@ public static class CaptureSummary
                 p.Errors,
                 p.Seconds,
                 p.Counts.RunningAtEnd,
+                CancelledAfterFinishWithin = p.Counts.Cancelled,
                 CountedExecutions = p.Counts.Counted,
                 ExecutionsPerSecond = p.PerSecond,
                 p.MsPerExecution,

@@ -23,8 +23,10 @@ public static class BundleColumns
         public const string Rows = "rows";
         /// <summary>The error's first line, empty when it succeeded.</summary>
         public const string Error = "error";
+        /// <summary><c>1</c> when the capture cancelled the execution, still running <c>--finish-within</c> after the window closed (<c>end_ms</c> is then when); empty otherwise; absent in older bundles.</summary>
+        public const string Cancelled = "cancelled";
         /// <summary>The header, in order.</summary>
-        public static readonly string[] All = [Session, StartMs, EndMs, Rows, Error];
+        public static readonly string[] All = [Session, StartMs, EndMs, Rows, Error, Cancelled];
     }
 
     /// <summary><c>sessions.csv</c>: per-session accounting.</summary>

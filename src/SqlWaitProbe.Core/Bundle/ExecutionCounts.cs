@@ -13,9 +13,19 @@ namespace SqlWaitProbe.Core.Bundle;
 /// <param name="P95">95th percentile latency, ms.</param>
 /// <param name="P99">99th percentile latency, ms.</param>
 /// <param name="Max">Slowest execution, ms.</param>
+/// <remarks>Latencies are over the executions that ended (<see cref="Timed"/>): one the capture cancelled has none.</remarks>
 public sealed record ExecutionCounts(long Executions, long Errors, long RunningAtEnd, double Counted, double SessionMs, double FirstStartMs, double LastEndMs, double? WindowMs,
     double P50, double P95, double P99, double Max)
 {
+    /// <summary>
+    /// Of <see cref="RunningAtEnd"/>, those still running <c>--finish-within</c> after the window closed, which the capture
+    /// cancelled: each counts as its time inside the window ÷ the time it ran until cancelled, an upper bound of its share.
+    /// </summary>
+    public long Cancelled { get; init; }
+
+    /// <summary>Executions with a latency (every one but the cancelled): the percentiles are over these.</summary>
+    public long Timed { get; init; }
+
     /// <summary>Executions per second over a window of <paramref name="seconds"/>: <see cref="Counted"/> ÷ seconds.</summary>
     public double PerSecond(double seconds) => seconds > 0 ? Counted / seconds : 0;
 

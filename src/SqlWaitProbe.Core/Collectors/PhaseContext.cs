@@ -48,6 +48,12 @@ public sealed class PhaseContext
     /// </summary>
     public double? ExpectedSeconds { get; set; }
 
+    /// <summary>
+    /// How long the capture waits for an execution after the phase (<c>--finish-within</c>): steps that run the workload
+    /// statement once more after it (a plan's EXPLAIN ANALYZE) are bounded by it too.
+    /// </summary>
+    public TimeSpan FinishWithin { get; set; } = TimeSpan.FromMinutes(2);
+
     /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
     public PhaseSeries Series { get; } = new();
 

@@ -69,6 +69,15 @@ public sealed record CapturePlan
     public long? PhaseExecutions(int sessions) => IterationsTotal ?? (Iterations is { } n ? n * Math.Max(1, sessions) : null);
 
     /// <summary>
+    /// How long a phase of a duration waits after its window for the executions still running (<c>--finish-within</c>);
+    /// those still running then are cancelled and counted by the share of their run inside the window.
+    /// </summary>
+    public TimeSpan FinishWithin { get; init; } = DefaultFinishWithin;
+
+    /// <summary>The default of <see cref="FinishWithin"/>: long enough for 96 sessions sharing 2 CPUs to finish executions of tens of seconds.</summary>
+    public static readonly TimeSpan DefaultFinishWithin = TimeSpan.FromMinutes(2);
+
+    /// <summary>
     /// Builds the phases: a 1-session <c>baseline</c> first unless <paramref name="baseline"/> is false, then
     /// <c>load</c> for one count, or one phase per count named by it for a sweep.
     /// </summary>

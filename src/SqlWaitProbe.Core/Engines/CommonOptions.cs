@@ -63,6 +63,13 @@ public static class CommonOptions
         HelpOrder = 82,
     };
 
+    /// <summary><c>--finish-within</c>: the bound on the wait after a phase for executions still running.</summary>
+    public static readonly OptionSpec<string?> FinishWithin = new("--finish-within")
+    {
+        Help = "How long a phase waits after its duration for the executions still running (default 2m; 0s cancels them at once). They are measured up to the phase end either way; those still running then are cancelled and counted by the share of their run inside the phase, and the summary says how many.",
+        HelpOrder = 85,
+    };
+
     /// <summary><c>--no-baseline</c>.</summary>
     public static readonly OptionSpec<bool> NoBaseline = new("--no-baseline")
     {
@@ -134,5 +141,5 @@ public static class CommonOptions
     };
 
     /// <summary>The options above, in declaration order.</summary>
-    public static IReadOnlyList<IOptionSpec> All { get; } = [Server, Workload, SqlFile, Threads, Duration, Iterations, IterationsTotal, Warmup, NoBaseline, Scale, DryRun, Attach, Database, User, PasswordEnv, Application, Login, SessionIds];
+    public static IReadOnlyList<IOptionSpec> All { get; } = [Server, Workload, SqlFile, Threads, Duration, Iterations, IterationsTotal, Warmup, FinishWithin, NoBaseline, Scale, DryRun, Attach, Database, User, PasswordEnv, Application, Login, SessionIds];
 }

@@ -10,14 +10,22 @@ namespace SqlWaitProbe.Core.Options;
 /// </summary>
 public static partial class DurationParser
 {
-    /// <summary>Parses <paramref name="text"/>; throws <see cref="BadInputException"/> naming <paramref name="option"/> when it is not a positive duration.</summary>
-    public static TimeSpan Parse(string text, string option = "--duration")
+    /// <summary>
+    /// Parses <paramref name="text"/>; throws <see cref="BadInputException"/> naming <paramref name="option"/> when it is not
+    /// a positive duration (or zero, when <paramref name="allowZero"/>).
+    /// </summary>
+    public static TimeSpan Parse(string text, string option = "--duration", bool allowZero = false)
     {
         var t = text.Trim().ToLowerInvariant();
         var seconds = t.Contains(':') ? Clock(t) : Units(t);
+        if (allowZero && seconds == 0)
+        {
+            return TimeSpan.Zero;
+        }
+
         if (seconds is not > 0 || double.IsInfinity(seconds.Value))
         {
-            throw new BadInputException($"{option} '{text}' is not a positive duration (examples: 500ms, 15s, 2m, 1h30m, 01:30:00)");
+            throw new BadInputException($"{option} '{text}' is not a {(allowZero ? "positive duration or 0" : "positive duration")} (examples: 500ms, 15s, 2m, 1h30m, 01:30:00)");
         }
 
         if (seconds < 0.001)

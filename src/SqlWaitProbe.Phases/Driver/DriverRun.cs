@@ -14,12 +14,15 @@ public sealed class DriverRun
 {
     private readonly TaskCompletionSource _released = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Task[] _loops;
+    private readonly CancellationTokenSource _cut;
     private volatile bool _stopping;
+    private volatile bool _cutOff;
     private long _releaseTimestamp;
 
     private DriverRun(IReadOnlyList<IWorkloadSession> sessions, Func<int, long?> iterationsOf, CancellationToken cancellationToken)
     {
         Buffers = sessions.Select(_ => new ExecutionBuffer()).ToArray();
+        _cut = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         _loops = new Task[sessions.Count];
         for (var i = 0; i < sessions.Count; i++)
         {
@@ -27,11 +30,11 @@ public sealed class DriverRun
             var buffer = Buffers[i];
             var iterationsPerSession = iterationsOf(i);
             _loops[i] = session.Io == SessionIo.Asynchronous
-                ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, blocking: false, cancellationToken), CancellationToken.None)
+                ? Task.Run(() => LoopAsync(session, buffer, iterationsPerSession, blocking: false, _cut.Token), CancellationToken.None)
 
                 // One dedicated thread per blocking session: its loop never suspends, so it never hops threads and
                 // never starves the pool.
-                : Task.Factory.StartNew(() => LoopAsync(session, buffer, iterationsPerSession, blocking: true, cancellationToken), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+                : Task.Factory.StartNew(() => LoopAsync(session, buffer, iterationsPerSession, blocking: true, _cut.Token), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
         }
     }
 
@@ -72,6 +75,21 @@ public sealed class DriverRun
     {
         _stopping = true;
         _released.TrySetResult();
+    }
+
+    /// <summary>
+    /// Stops every session and cancels the executions still running (on the server too); each is recorded as cancelled,
+    /// ending when its cancellation returned, unless the run's own token was cancelled first (an interruption, whose
+    /// cancelled executions are left out). Returns how many executions were running.
+    /// </summary>
+    public async Task<int> CancelRunningAsync()
+    {
+        var running = Running;
+        _stopping = true;
+        _cutOff = true;
+        _released.TrySetResult();
+        await _cut.CancelAsync().ConfigureAwait(false);
+        return running;
     }
 
     /// <summary>
@@ -134,7 +152,13 @@ public sealed class DriverRun
             }
             catch (Exception)
             {
-                // The error was caused by the interruption itself: the loop simply ends.
+                // The error was caused by the cancellation itself: the loop ends. An execution the driver cut off is
+                // recorded (the phase counts its share); one an interruption cancelled is not.
+                if (_cutOff)
+                {
+                    buffer.Add(new ExecutionRecord(start, Stopwatch.GetTimestamp(), 0, null, Cancelled: true));
+                }
+
                 return;
             }
 

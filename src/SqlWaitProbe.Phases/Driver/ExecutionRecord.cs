@@ -5,4 +5,5 @@ namespace SqlWaitProbe.Phases.Driver;
 /// <param name="End">Timestamp after it returned or failed.</param>
 /// <param name="Rows">Rows the execution read or wrote.</param>
 /// <param name="Error">First line of the error, or null.</param>
-public readonly record struct ExecutionRecord(long Start, long End, long Rows, string? Error);
+/// <param name="Cancelled">True when the driver cancelled it (<see cref="DriverRun.CancelRunning"/>): <paramref name="End"/> is when the cancellation returned.</param>
+public readonly record struct ExecutionRecord(long Start, long End, long Rows, string? Error, bool Cancelled = false);

@@ -59,10 +59,27 @@ public sealed class PgPlanCollector : ICollector, IAfterPhase
             await setup.ExecuteNonQueryAsync(cancellationToken);
         }
 
-        string json;
-        await using (var explain = new NpgsqlCommand("EXPLAIN (ANALYZE, BUFFERS, VERBOSE, FORMAT JSON) " + _workload.Query.Trim().TrimEnd(';'), connection))
+        // EXPLAIN ANALYZE runs the statement once more: no longer than the capture waits for an execution after a phase,
+        // so a statement of minutes does not hold the capture for minutes more.
+        var limitMs = Math.Max(1, (long)phase.FinishWithin.TotalMilliseconds);
+        await using (var timeout = new NpgsqlCommand($"SET statement_timeout = {limitMs}", connection))
         {
-            json = (string)(await explain.ExecuteScalarAsync(cancellationToken))!;
+            await timeout.ExecuteNonQueryAsync(cancellationToken);
+        }
+
+        string json;
+        await using (var explain = new NpgsqlCommand("EXPLAIN (ANALYZE, BUFFERS, VERBOSE, FORMAT JSON) " + _workload.Query.Trim().TrimEnd(';'), connection) { CommandTimeout = 0 })
+        {
+            try
+            {
+                json = (string)(await explain.ExecuteScalarAsync(cancellationToken))!;
+            }
+            catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.QueryCanceled && !cancellationToken.IsCancellationRequested)
+            {
+                Log.Information("phase {Phase}: no plan: EXPLAIN ANALYZE of the workload statement ran longer than --finish-within ({Seconds:0.###} s) and was cancelled",
+                    phase.Name, phase.FinishWithin.TotalSeconds);
+                return;
+            }
         }
 
         var key = KeyOf(json) ?? StatementKey.FromText(_workload.Query)!;

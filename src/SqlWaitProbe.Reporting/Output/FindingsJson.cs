@@ -48,7 +48,7 @@ public static class FindingsJson
     {
         var p = a.PhaseOf(l);
         var latency = p.Executions.Latency;
-        return new PhaseEntry(l.Phase, l.Threads, l.Executions, l.RunningAtEnd, l.CountedExecutions, p.Executions.Errors, Num(l.ExecutionsPerSecond), Num(l.WallSeconds), Num(l.MsPerExecution), Num(l.CpuMsPerExecution),
+        return new PhaseEntry(l.Phase, l.Threads, l.Executions, l.RunningAtEnd, l.CancelledExecutions, l.CountedExecutions, p.Executions.Errors, Num(l.ExecutionsPerSecond), Num(l.WallSeconds), Num(l.MsPerExecution), Num(l.CpuMsPerExecution),
             new LatencyEntry(Num(latency.P50), Num(latency.P95), Num(latency.P99), Num(latency.Max)),
             new LedgerEntry(l.SessionSeconds, l.SessionSource, l.WaitsCaptured,
                 [.. l.Waits.Select(w => new WaitEntry(w.Type, w.Seconds, w.SignalSeconds, w.Source, Core.Waits.WaitClasses.Name(w.Class)))],

@@ -45,6 +45,21 @@ public sealed class ExecutionTallyTests
     }
 
     [Fact]
+    public void An_execution_cancelled_after_the_phase_counts_its_share_up_to_the_cancellation_and_has_no_latency()
+    {
+        // A 20 s window; one execution of 5 s, one started at 10 s and cancelled at 30 s (still running 10 s after the end).
+        var tally = new ExecutionTally(20_000);
+        tally.Add(0, 5_000, false);
+        tally.Add(10_000, 30_000, false, cancelled: true);
+
+        var c = tally.Counts();
+        Assert.Equal((2L, 1L, 1L, 1L), (c.Executions, c.RunningAtEnd, c.Cancelled, c.Timed));
+        Assert.Equal(1 + 10_000.0 / 20_000, c.Counted, 9);
+        Assert.Equal(15_000, c.SessionMs, 9);
+        Assert.Equal((5_000.0, 5_000.0), (c.P50, c.Max));
+    }
+
+    [Fact]
     public void A_bundle_without_a_window_cuts_nothing()
     {
         var tally = new ExecutionTally(null);
