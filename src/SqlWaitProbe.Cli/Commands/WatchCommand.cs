@@ -22,7 +22,7 @@ public static class WatchCommand
     /// <summary>Capture options that make no sense for a watch: it always attaches, its windows' length and folders are its own.</summary>
     private static readonly HashSet<string> NotForWatch = new(StringComparer.Ordinal)
     {
-        "--attach", "--duration", "--workload", "--sql", "--threads", "--iterations", "--no-baseline", "--scale", "--dry-run", "--force", "--yes", "--max-duration", "--no-analyze",
+        "--attach", "--duration", "--workload", "--sql", "--threads", "--iterations", "--finish-within", "--no-baseline", "--scale", "--dry-run", "--force", "--yes", "--max-duration", "--no-analyze",
         "--proc", "--reset-server-state",
     };
 
