@@ -45,14 +45,25 @@ public sealed class StatementCaptureTests
         Assert.True(waitsSleeping / (waitsBusy + waitsSleeping) >= 0.95, $"sleeping statement's waits {waitsSleeping} ms, busy one's {waitsBusy} ms");
         Assert.True(sleeping.GetProperty("waitsMs").GetProperty("Timeout:PgSleep").GetDouble() >= 0.95 * waitsSleeping);
 
-        // Its share of the sampled session time is the share of the server's own execution time: within 1 point
-        // when this runs alone, also beside two CPU hogs; when the whole suite runs beside it the sampled share has
-        // come out up to 10 points above (0.340 for 0.272, 0.479 for 0.38; cause not yet found, the polls' spacing
-        // is the suspect), so the bound here is 12 points and the exact figure is a known open point of the issue.
+        // Its share of the sampled session time is the share of the server's own execution time, within what this run's
+        // polls allow. A sample stands for half the way to the polls either side, so a change of statement between two
+        // samples g ms apart is placed in the middle of g: up to g/2 ms off, either way. Alone the polls are 10 ms
+        // apart and the share agrees within 1 point. On a loaded machine the probe (here inside the test host, beside
+        // the whole suite) can go 0.5-1 s without a poll, above all at the phase's start: the first execution then had
+        // 1-5 samples, all of the busy statement, which stood for the whole unobserved time, and the share came out
+        // 6-11 points high (measured beside two CPU hogs on a shared machine; 7-10 points in the suite). So the bound
+        // comes from this run's own gaps: a gap with one change in it is uniform over the gap (variance g²/12, four
+        // standard deviations of their sum); a gap that hides changes (the same statement on both sides of an
+        // execution's start, or more than one execution between) may go wholly to either statement, as may the
+        // outer halves of the first and last samples; plus 1 point for the parse and bind time the server's counters
+        // leave out. That is about 3 points when the polls keep their pace.
         var elapsedBusy = busy.GetProperty("elapsedMs").GetDouble();
         var elapsedSleeping = sleeping.GetProperty("elapsedMs").GetDouble();
         var known = elapsedBusy / (elapsedBusy + elapsedSleeping);
-        Assert.InRange(busy.GetProperty("sessionShare").GetDouble(), known - 0.12, known + 0.12);
+        var (variance, hidden) = SplitError(dir, "load", busy.GetProperty("statement").GetString()!);
+        var tolerance = 0.01 + (4 * Math.Sqrt(variance) + hidden) / (busy.GetProperty("sessionMs").GetDouble() + sleeping.GetProperty("sessionMs").GetDouble());
+        Assert.True(Math.Abs(busy.GetProperty("sessionShare").GetDouble() - known) <= tolerance,
+            $"sampled share {busy.GetProperty("sessionShare").GetDouble():0.000}, the server's {known:0.000}, allowed ±{tolerance:0.000} by this run's polls ({hidden:0} ms of gaps hiding changes)");
 
         // Each statement's ledger closes on its own session time.
         foreach (var s in new[] { busy, sleeping })
@@ -164,6 +175,47 @@ public sealed class StatementCaptureTests
     {
         using var doc = JsonDocument.Parse(File.ReadAllText(Path.Combine(bundle, "report", "findings.json")));
         return doc.RootElement.GetProperty("statements").EnumerateArray().Where(s => s.GetProperty("phase").GetString() == phase).Select(s => s.Clone()).ToList();
+    }
+
+    /// <summary>
+    /// How far the sampled split between the busy statement (first in each execution) and the sleeping one can be off
+    /// in this run, from the one session's consecutive samples and the executions' starts: the variance of the changes
+    /// that fall inside a gap one at a time (Σ g²/12), and the ms of gaps that hide changes, plus the first and last
+    /// samples' weights (time outside any pair of polls).
+    /// </summary>
+    private static (double Variance, double HiddenMs) SplitError(string bundle, string phase, string busyStatement)
+    {
+        double[] starts;
+        using (var executions = new StreamReader(Path.Combine(bundle, BundlePaths.Executions(phase))))
+        {
+            starts = [.. SqlWaitProbe.Core.Text.Csv.ReadRows(executions).Select(r => SqlWaitProbe.Core.Text.Csv.ParseDouble(r["start_ms"]))];
+        }
+
+        using var reader = new StreamReader(Path.Combine(bundle, BundlePaths.Activity(phase)));
+        var samples = SqlWaitProbe.Core.Text.Csv.ReadRows(reader)
+            .Where(r => r["session"].Length > 0 && r["state"] == "active" && r["statement"].Length > 0)
+            .Select(r => (Ms: SqlWaitProbe.Core.Text.Csv.ParseDouble(r["ms"]), Busy: r["statement"] == busyStatement, Weight: SqlWaitProbe.Core.Text.Csv.ParseDouble(r["sample_ms"])))
+            .OrderBy(r => r.Ms)
+            .ToArray();
+        Assert.True(samples.Length > 10, $"{samples.Length} samples of the session");
+        double variance = 0, hidden = samples[0].Weight + samples[^1].Weight;
+        foreach (var (a, c) in samples.Zip(samples.Skip(1)))
+        {
+            var gap = c.Ms - a.Ms;
+            var between = starts.Count(s => s > a.Ms && s < c.Ms);
+            var oneChange = between == 0 ? a.Busy != c.Busy : between == 1 && !a.Busy && c.Busy;
+            var noChange = between == 0 && a.Busy == c.Busy;
+            if (oneChange)
+            {
+                variance += gap * gap / 12;
+            }
+            else if (!noChange)
+            {
+                hidden += gap;
+            }
+        }
+
+        return (variance, hidden);
     }
 
     private static double Waits(JsonElement statement) => statement.GetProperty("waitsMs").EnumerateObject().Sum(w => w.Value.GetDouble());
