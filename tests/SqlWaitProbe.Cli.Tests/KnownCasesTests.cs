@@ -44,8 +44,16 @@ public sealed class KnownCasesTests
         Assert.True(exit == 0, stderr);
         var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "report", "findings.json"))).RootElement;
         var findings = json.GetProperty("findings").EnumerateArray().Where(f => f.GetProperty("phase").GetString() == "load").ToArray();
+        var phases = json.GetProperty("phases").EnumerateArray().ToArray();
+        var load = phases.Single(p => p.GetProperty("name").GetString() == "load");
 
-        var acted = Assert.Single(findings, f => f.GetProperty("severity").GetString() is "critical" or "warning");
+        // Other processes on a shared machine (a test run beside others, CI) are a second cause, measured in the same run:
+        // named by their own finding exactly when one of them took 5% or more of the machine, and never by a second
+        // finding about this workload.
+        var busyOthers = load.GetProperty("machineCpu").GetProperty("busyOthers").GetArrayLength();
+        var busyMachine = findings.Where(f => f.GetProperty("id").GetString() == "other-processes-cpu").ToArray();
+        Assert.True(busyMachine.Length == Math.Min(busyOthers, 1), $"{busyOthers} other processes took 5% or more of the machine; other-processes-cpu findings: {busyMachine.Length}");
+        var acted = Assert.Single(findings, f => f.GetProperty("severity").GetString() is "critical" or "warning" && f.GetProperty("id").GetString() != "other-processes-cpu");
         Assert.Equal("cpu-saturation", acted.GetProperty("id").GetString());
         var title = acted.GetProperty("title").GetString()!;
         Assert.Contains($"the {cpus} CPUs are saturated", title, StringComparison.Ordinal);
@@ -53,13 +61,12 @@ public sealed class KnownCasesTests
         Assert.Contains("CPU per execution", title, StringComparison.Ordinal);
         Assert.False(string.IsNullOrWhiteSpace(acted.GetProperty("next").GetString()));
         var verdict = json.GetProperty("verdicts").EnumerateArray().Single(v => v.GetProperty("phase").GetString() == "load");
-        Assert.Equal("cpu-saturation", verdict.GetProperty("findingId").GetString());
+        string[] verdicts = busyMachine.Length == 0 ? ["cpu-saturation"] : ["cpu-saturation", "other-processes-cpu"];
+        Assert.Contains(verdict.GetProperty("findingId").GetString(), verdicts);
 
         // Physical bounds: the ideal never exceeds what the CPUs allow at the baseline's CPU per execution, and the load
         // phase's throughput stays under it (10% for the baseline's own noise).
-        var phases = json.GetProperty("phases").EnumerateArray().ToArray();
         var baseline = phases.Single(p => p.GetProperty("name").GetString() == "baseline");
-        var load = phases.Single(p => p.GetProperty("name").GetString() == "load");
         var baselineCpuMs = Math.Min(baseline.GetProperty("cpuMsPerExecution").GetDouble(), baseline.GetProperty("msPerExecution").GetDouble());
         var ceiling = cpus * 1000 / baselineCpuMs;
         var row = json.GetProperty("scalability").EnumerateArray().Single(s => s.GetProperty("phase").GetString() == "load");

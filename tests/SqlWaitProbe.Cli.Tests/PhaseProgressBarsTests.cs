@@ -17,27 +17,45 @@ public sealed class PhaseProgressBarsTests
         // Spectre.Console.Testing is not served for this Spectre.Console version: a non-interactive console on a
         // StringWriter draws the same bars through Spectre's fallback renderer.
         var output = new StringWriter();
+        var synchronised = TextWriter.Synchronized(output);
+        string Text()
+        {
+            lock (synchronised)
+            {
+                return output.ToString();
+            }
+        }
+
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
-            Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors, Interactive = InteractionSupport.No, Out = new AnsiConsoleOutput(output),
+            Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors, Interactive = InteractionSupport.No, Out = new AnsiConsoleOutput(synchronised),
         });
         console.Profile.Width = 200;
+
+        // The fallback renderer draws running tasks only: the bar at 12 of 30 s is 40% full.
+        const string Running = "phase phase-2: 2 session(s), 10 executions, 12 s of 30 s (18 s left), collecting: 40%";
         var result = await PhaseProgressBars.RunAsync(console, "capture demo", async progress =>
         {
             progress.Report("phase phase-2: opening 2 session(s)");
             PhaseProgress.Report(progress, State(10, 12.2));
-            // Spectre redraws on its own refresh tick: give it one per state.
-            await Task.Delay(1200);
+
+            // Spectre redraws on its own refresh tick, which a loaded machine runs late: the running state's bar is
+            // waited for before the next state replaces it.
+            var waited = System.Diagnostics.Stopwatch.StartNew();
+            while (!Text().Contains(Running, StringComparison.Ordinal) && waited.Elapsed < TimeSpan.FromSeconds(60))
+            {
+                await Task.Delay(50);
+            }
+
             PhaseProgress.Report(progress, State(28, 30, done: true));
             await Task.Delay(1200);
             return 7;
         });
 
         Assert.Equal(7, result);
-        var text = output.ToString();
+        var text = Text();
         Assert.Contains("phase phase-2: opening 2 session(s)", text);
-        // The fallback renderer draws running tasks only: the bar at 12 of 30 s is 40% full.
-        Assert.Contains("phase phase-2: 2 session(s), 10 executions, 12 s of 30 s (18 s left), collecting: 40%", text);
+        Assert.Contains(Running, text);
         // The per-second state is drawn in the bar, never printed as its plain line.
         Assert.DoesNotContain("plain line", text);
     }

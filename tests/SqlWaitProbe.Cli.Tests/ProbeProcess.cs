@@ -8,12 +8,62 @@ public sealed class ProbeProcess : IDisposable
     private readonly Process _process;
     private readonly Task<string> _stdout;
     private readonly Task<string> _stderr;
+    private readonly System.Text.StringBuilder _stderrSoFar = new();
 
     private ProbeProcess(Process process)
     {
         _process = process;
         _stdout = process.StandardOutput.ReadToEndAsync();
-        _stderr = process.StandardError.ReadToEndAsync();
+        _stderr = ReadErrorAsync(process.StandardError);
+    }
+
+    /// <summary>
+    /// Waits until what the process has written to stderr so far satisfies <paramref name="seen"/>; false when it exits
+    /// or <paramref name="timeout"/> passes first. Tests wait for a progress line instead of a fixed time.
+    /// </summary>
+    public async Task<bool> WaitForErrorAsync(Func<string, bool> seen, TimeSpan timeout)
+    {
+        var waited = Stopwatch.StartNew();
+        while (waited.Elapsed < timeout)
+        {
+            string text;
+            lock (_stderrSoFar)
+            {
+                text = _stderrSoFar.ToString();
+            }
+
+            if (seen(text))
+            {
+                return true;
+            }
+
+            if (_stderr.IsCompleted)
+            {
+                return false;
+            }
+
+            await Task.Delay(20);
+        }
+
+        return false;
+    }
+
+    private async Task<string> ReadErrorAsync(StreamReader reader)
+    {
+        var buffer = new char[4096];
+        int read;
+        while ((read = await reader.ReadAsync(buffer)) > 0)
+        {
+            lock (_stderrSoFar)
+            {
+                _stderrSoFar.Append(buffer, 0, read);
+            }
+        }
+
+        lock (_stderrSoFar)
+        {
+            return _stderrSoFar.ToString();
+        }
     }
 
     /// <summary>Process id.</summary>

@@ -71,7 +71,14 @@ public sealed class SessionStateSamplerTests
         var root = TestData.TempFolder();
         var phase = new PhaseContext("attach", 0, root, []);
         await sampler.StartAsync(phase, CancellationToken.None);
-        await Task.Delay(350);
+
+        // A poll is waited for, not assumed after a fixed time: a loaded machine runs the loop's ticks late.
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (Volatile.Read(ref server.Polls) < 1 && waited.Elapsed < TimeSpan.FromSeconds(60))
+        {
+            await Task.Delay(20);
+        }
+
         var outcome = await sampler.StopAsync(phase, CancellationToken.None);
 
         Assert.Equal(CollectorStatus.Ok, outcome.Status);

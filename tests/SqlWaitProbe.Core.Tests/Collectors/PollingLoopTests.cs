@@ -39,16 +39,25 @@ public sealed class PollingLoopTests
     [Fact]
     public async Task An_error_the_collector_does_not_pass_over_comes_out_of_stop()
     {
-        // The test goes on on another thread, after the poll has thrown, not inside TrySetResult before it.
+        // The poll throws synchronously and signals from its finally block. .NET runs exception filters before finally
+        // blocks, so once the signal comes the loop has already judged the error a bug (the stop was not yet asked
+        // for): the stop cannot race the throw, however late the loop's thread runs on a busy machine. A fixed
+        // delay instead of this order let a slow machine reach the stop first, and the stop is then rightly no error.
         var thrown = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), _ =>
+        Func<CancellationToken, Task<bool>> poll = _ =>
         {
-            thrown.TrySetResult();
-            throw new InvalidOperationException("a bug");
-        }, e => e is TimeoutException);
+            try
+            {
+                throw new InvalidOperationException("a bug");
+            }
+            finally
+            {
+                thrown.TrySetResult();
+            }
+        };
+        var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), poll, e => e is TimeoutException);
 
-        await thrown.Task.WaitAsync(TimeSpan.FromSeconds(20));
-        await Task.Delay(500);
+        await thrown.Task.WaitAsync(TimeSpan.FromSeconds(60));
 
         await Assert.ThrowsAsync<InvalidOperationException>(loop.StopAsync);
     }

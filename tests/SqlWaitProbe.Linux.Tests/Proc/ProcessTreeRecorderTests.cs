@@ -26,7 +26,15 @@ public sealed class ProcessTreeRecorderTests
         {
             await using var recorder = new ProcessTreeRecorder(root.Id, []);
             recorder.Start();
-            await Task.Delay(1500);
+
+            // The second `sleep 30` is waited for, not assumed after a fixed time: a loaded machine starts it late. The
+            // recorder's last look at its stop sees it either way; the test is that it is in the tree.
+            var waited = Stopwatch.StartNew();
+            while (Children(root.Id).Count(IsLongSleep) < 2 && waited.Elapsed < TimeSpan.FromSeconds(60))
+            {
+                await Task.Delay(50);
+            }
+
             var recorded = await recorder.StopAsync();
 
             var children = Children(root.Id);
@@ -59,7 +67,10 @@ public sealed class ProcessTreeRecorderTests
         {
             await using var recorder = new ProcessTreeRecorder(null, [lasting.Id, brief.Id]);
             recorder.Start();
-            await Task.Delay(1200);
+
+            // The brief one's end is waited for, then a gap the window must show: on a loaded machine the gap only grows.
+            await brief.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(60));
+            await Task.Delay(700);
             var recorded = await recorder.StopAsync();
 
             Assert.Equal(new[] { lasting.Id, brief.Id }.Order(), recorded.Select(p => p.Pid).Order());
@@ -84,6 +95,18 @@ public sealed class ProcessTreeRecorderTests
         }
 
         return Process.Start(info)!;
+    }
+
+    private static bool IsLongSleep(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline") == "sleep\u000030\u0000";
+        }
+        catch (IOException)
+        {
+            return false;
+        }
     }
 
     private static List<int> Children(int parent) =>
