@@ -34,11 +34,18 @@ window() { bench_pgbench -n -c "$clients" -j "$clients" -T "$seconds" -f "$work/
 attached() {
   local tag=$1
   shift
+  # Attach refuses a server with no client backend: one idle client holds a connection until the window's pgbench
+  # connects (its pg_sleep is a wait of no cost to the measured clients).
+  bench_psql -c "SELECT pg_sleep($((seconds + 12)))" >/dev/null 2>&1 &
+  local holder=$!
+  sleep 0.5
   "${probe[@]}" capture --engine postgres --server "$conn" --attach --duration "$((seconds + 6))s" --no-analyze \
     -o "$work/bundle-$tag" "$@" "${extra[@]}" >"$work/probe-$tag.log" 2>&1 &
   local pid=$!
   sleep 4
   window
   wait "$pid" || { echo "probe failed, see its output:" >&2; cat "$work/probe-$tag.log" >&2; exit 1; }
+  kill "$holder" 2>/dev/null || true
+  wait "$holder" 2>/dev/null || true
   rm -rf "$work/bundle-$tag"
 }
