@@ -37,7 +37,14 @@ public sealed class PostgresAttachTests : IClassFixture<AttachLoadFixture>
         var phase = Assert.Single(m.Phases);
         Assert.Equal(("attach", 0, 0L), (phase.Name, phase.Threads, phase.Executions));
         Assert.InRange((phase.EndUtc - phase.StartUtc).TotalSeconds, 3.5, 6);
-        Assert.All(m.Collectors.Where(c => c.Name is not ("offcpu" or "pg-statements")), c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
+        Assert.All(m.Collectors.Where(c => c.Name is not ("offcpu" or "pg-statements" or "pg-auto-explain")), c => Assert.True(c.Status == CollectorStatus.Ok, $"{c.Name}: {c.Status} {c.Error}"));
+
+        // The test server does not load auto_explain, and attach never changes a server setting: no plans, and the
+        // skip says how to have them.
+        var plans = m.Collectors.Single(c => c.Name == "pg-auto-explain");
+        Assert.Equal(CollectorStatus.Skipped, plans.Status);
+        Assert.Contains("auto_explain is not loaded", plans.Error, StringComparison.Ordinal);
+        Assert.Contains("--explain", plans.Error, StringComparison.Ordinal);
 
         // The load's database has no pg_stat_statements of its own and attach creates nothing: statements come from the samples.
         var statements = m.Collectors.Single(c => c.Name == "pg-statements");
