@@ -15,7 +15,7 @@ public static class StatementNotes
 
             if (!p.StatsCaptured && p.Rows.Count > 0)
             {
-                yield return $"phase {p.Phase}: no per-statement counters (pg_stat_statements not loaded, or not created in the database): executions, elapsed time, rows, blocks and spills per statement are not known; session time, waits and CPU come from the session samples";
+                yield return $"phase {p.Phase}: no per-statement counters (PostgreSQL: pg_stat_statements not loaded, or not created in the database; SQL Server: sys.dm_exec_query_stats could not be read, see the sql-statements collector): executions, elapsed time, rows, blocks and spills per statement are not known; session time, waits and CPU come from the session samples";
             }
 
             var error = p.Rows.Sum(r => r.CpuErrorMs);
