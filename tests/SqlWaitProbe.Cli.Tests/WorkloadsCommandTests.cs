@@ -14,6 +14,29 @@ public sealed class WorkloadsCommandTests
     }
 
     [Fact]
+    public async Task List_fits_80_columns_and_never_breaks_a_name_across_lines()
+    {
+        // Redirected output is laid out for 80 columns, as an 80-column terminal is.
+        var (exit, stdout, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "workloads", "list");
+        var (_, json, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "workloads", "list", "--format", "json");
+        Assert.Equal(0, exit);
+
+        var lines = stdout.Split('\n').Select(l => l.TrimEnd('\r')).ToArray();
+        Assert.All(lines, l => Assert.True(l.Length <= 80 || !l.Trim().Contains(' ', StringComparison.Ordinal), $"{l.Length} columns: {l}"));
+        var words = stdout.Split([' ', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries).ToHashSet(StringComparer.Ordinal);
+        using var doc = JsonDocument.Parse(json);
+        foreach (var w in doc.RootElement.EnumerateArray())
+        {
+            Assert.Contains($"{w.GetProperty("name").GetString()} ({w.GetProperty("engine").GetString()})", lines);
+            // Every word of what it does and what it is known to show is whole on some line (MEMORYCLERK_SQLQERESERVATIONS, …).
+            foreach (var word in (w.GetProperty("summary").GetString() + " " + w.GetProperty("knownToShow").GetString()).Split(' ', StringSplitOptions.RemoveEmptyEntries))
+            {
+                Assert.Contains(word, words);
+            }
+        }
+    }
+
+    [Fact]
     public async Task Show_prints_the_exact_sql()
     {
         var (exit, stdout, _) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), "workloads", "show", "hashbytes", "--engine", "postgres", "--scale", "0.1");

@@ -19,6 +19,8 @@ public static class DemoCommand
     private static readonly Option<DirectoryInfo?> Output = new("--output", "-o") { Description = "Bundle folder (default: ./probe-runs/demo-<time>)." };
     private static readonly Option<string?> Cpu = new("--cpu") { Description = "CPU stack collector: perf or none (default: perf when available)." };
     private static readonly Option<string> Format = CaptureCommand.CreateFormat();
+    // Not in help: the tests run the demo end to end with shorter phases; users get the demo as the README shows it.
+    private static readonly Option<string?> PhaseDuration = new("--duration") { Description = "Each phase's length (default 8s).", Hidden = true };
     private static readonly Option<bool> Force = new("--force") { Description = "Write into an -o folder that is not empty and is not a bundle; its files stay as they are and are never listed (an existing bundle is never overwritten)." };
 
     public static Command Create(IProbeConsole console)
@@ -28,6 +30,7 @@ public static class DemoCommand
         command.Options.Add(Cpu);
         command.Options.Add(Format);
         command.Options.Add(Force);
+        command.Options.Add(PhaseDuration);
         command.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, async token =>
         {
             if (PostgresBinaries.TryFind() is null)
@@ -48,6 +51,9 @@ public static class DemoCommand
                 cpu = "none";
             }
 
+            var duration = parse.GetValue(PhaseDuration) ?? "8s";
+            DurationParser.Parse(duration);
+
             // The demo's own choices, not the user's: none counts as given, so the manifest lists only what is set below.
             var options = new OptionValues(
                 new Dictionary<IOptionSpec, object?>
@@ -55,7 +61,7 @@ public static class DemoCommand
                     [EngineCatalog.Engine] = "postgres",
                     [CommonOptions.Workload] = "hashbytes",
                     [CommonOptions.Threads] = "2",
-                    [CommonOptions.Duration] = "8s",
+                    [CommonOptions.Duration] = duration,
                     [CpuOptions.Cpu] = cpu,
                     [SessionOptions.Output] = new DirectoryInfo(parse.GetValue(Output)?.FullName
                         ?? Path.GetFullPath(Path.Combine("probe-runs", "demo-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)))),
@@ -66,7 +72,7 @@ public static class DemoCommand
             {
                 Options = new Dictionary<string, string>(StringComparer.Ordinal)
                 {
-                    ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = "8s", ["--cpu"] = cpu ?? "perf",
+                    ["command"] = "demo", ["--workload"] = "hashbytes", ["--threads"] = "2", ["--duration"] = duration, ["--cpu"] = cpu ?? "perf",
                 },
             };
             OutputPath.CheckCaptureFolder(request.Output, request.Force);

@@ -41,13 +41,21 @@ public static class WorkloadsCommand
                 return Task.FromResult(0);
             }
 
-            var table = new Table().AddColumn("name").AddColumn("engine").AddColumn("what it does").AddColumn("known to show");
+            // One block per workload, wrapped between words at the terminal's width (80 columns when not a terminal): a
+            // four-column table leaves each text column some 20 characters on an 80-column terminal and breaks names such
+            // as MEMORYCLERK_SQLQERESERVATIONS in the middle.
+            var width = Math.Max(40, Output(console).Profile.Width);
             foreach (var w in workloads)
             {
-                table.AddRow(Markup.Escape(w.Name), w.Engine, Markup.Escape(w.Summary), Markup.Escape(w.KnownToShow));
+                console.Out.WriteLine($"{w.Name} ({w.Engine})");
+                foreach (var line in WordWrap.Lines(w.Summary, width - 2).Concat(WordWrap.Lines("Known to show: " + w.KnownToShow, width - 2)))
+                {
+                    console.Out.WriteLine("  " + line);
+                }
+
+                console.Out.WriteLine();
             }
 
-            Output(console).Write(table);
             return Task.FromResult(0);
         }));
         show.SetAction((parse, ct) => CommandRunner.RunAsync(console, parse, ct, _ =>

@@ -65,7 +65,7 @@ public static class HtmlReport
                 break;
             case FindingBlock { Finding: var f }:
                 sb.Append($"<div class=\"finding {E(f.Severity)}\"><span class=\"sev\">{E(f.Severity)}</span> {E(f.Title)} <code>{E(f.Id)}</code><ul>");
-                foreach (var e in f.Evidence) sb.Append($"<li>{E(e)}</li>");
+                foreach (var e in EvidenceSources.ShownOnce(f.Evidence)) sb.Append($"<li>{E(e)}</li>");
                 if (f.Next.Length > 0) sb.Append($"<li class=\"next\"><b>Next:</b> {E(f.Next)}</li>");
                 sb.Append("</ul></div>\n");
                 break;

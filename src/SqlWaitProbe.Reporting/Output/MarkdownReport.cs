@@ -115,7 +115,7 @@ public static class MarkdownReport
                 break;
             case FindingBlock { Finding: var f }:
                 sb.Append($"- **{f.Severity.ToUpperInvariant()}** {Inline(f.Title)} ({Code(f.Id)})\n");
-                foreach (var e in f.Evidence)
+                foreach (var e in EvidenceSources.ShownOnce(f.Evidence))
                 {
                     sb.Append($"  - {Inline(e)}\n");
                 }
