@@ -31,6 +31,9 @@ public sealed class ExperimentRunner
         _output = output;
     }
 
+    /// <summary>Where the experiment runs, recorded with each server-level change for <c>probe cleanup</c>.</summary>
+    public ExperimentTarget? Target { get; init; }
+
     /// <summary>The bundle folder of variant <paramref name="variant"/>.</summary>
     public string BundleOf(ExperimentVariant variant) => Path.Combine(_output, variant.Name);
 
@@ -47,6 +50,7 @@ public sealed class ExperimentRunner
 
         // On a server the experiment did not start, every change is recorded so a killed probe leaves a trail.
         using var record = server.Embedded ? null : RuntimeFolder.Run("experiment", runId);
+        var identity = server.Embedded ? null : await server.IdentityAsync(cancellationToken);
         var results = new List<VariantResult>();
         var warnings = new List<string>();
         var notRestored = new List<string>();
@@ -66,7 +70,7 @@ public sealed class ExperimentRunner
             for (var i = 0; i < _experiment.Variants.Count && status == BundleStatus.Complete; i++)
             {
                 var variant = _experiment.Variants[i];
-                var restorer = new SettingRestorer(server, _catalog, _experiment.Engine, record);
+                var restorer = new SettingRestorer(server, _catalog, _experiment.Engine, record, Target, identity);
                 try
                 {
                     var result = await RunVariantAsync(server, capturer, restorer, variant, i + 1, progress, warnings, cancellationToken);

@@ -9,7 +9,7 @@ namespace SqlWaitProbe.Experiments;
 /// changed, the change is recorded in the private runtime folder before it is sent (so <c>probe cleanup</c> can name
 /// and restore what a killed probe left changed), and each restore is read back and compared with the value before.
 /// </summary>
-internal sealed class SettingRestorer(ISettingServer server, ISettingCatalog catalog, string engine, RunFolder? record)
+internal sealed class SettingRestorer(ISettingServer server, ISettingCatalog catalog, string engine, RunFolder? record, ExperimentTarget? target = null, string? identity = null)
 {
     private readonly Stack<(SettingDefinition Setting, SettingSnapshot Before, string RecordName)> _applied = new();
     private int _recorded;
@@ -37,6 +37,8 @@ internal sealed class SettingRestorer(ISettingServer server, ISettingCatalog cat
             SettingServer = server.Describe,
             SettingBefore = before.Effective,
             RestoreStatements = restore,
+            SettingTarget = target,
+            SettingIdentity = identity,
         });
         _applied.Push((setting, before, name));
         progress.Report($"set {setting.Name} = {value} (was {before.Effective})");

@@ -217,7 +217,7 @@ public static class ProbeStatements
             ("resource_governor", "on", "off"), ("resource_governor", "off", "on"), ("trace_flag.3933", "on", "off"), ("trace_flag.3933", "off", "on"),
             ("trace_flag.834", "on", "on"), ("memory_model", "LOCK_PAGES", "LOCK_PAGES"),
         ];
-        var statements = new List<SqlStatement>();
+        var statements = new List<SqlStatement> { new("experiment: read the server's identity", SqlServerSettingServer.IdentityQuery) };
         // The memory model column came with 2016 SP1; the 2016 catalog here is the release's, and the experiment records the model as not read there.
         foreach (var (name, value, before) in asked.Where(a => a.Name != "memory_model" || major > 13))
         {

@@ -15,6 +15,12 @@ public static class CleanupCommand
 {
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "Only list what would be removed." };
 
+    private static readonly Option<bool> RestoreSettings = new("--restore-settings")
+    {
+        Description = "Also put back the server settings a killed probe experiment left changed (each read back), connecting as the experiment did; "
+            + "only on a server with the identity recorded with the change. Without it they are listed with the statements that restore them, and kept.",
+    };
+
     private static readonly Option<string> Format = JsonFormatOption.Create(
         "text, or json for scripts: the private folder, each leftover run (kind, description, what removing it touches, and the result or error) and what was left alone.");
 
@@ -22,8 +28,9 @@ public static class CleanupCommand
     {
         var command = new Command("cleanup", "Find and remove what killed probe runs of this user left behind, as recorded in the probe's private folder: "
             + "embedded PostgreSQL servers and their folders, perf record children, analyze and pack temporary files, ETW sessions (Windows) and, "
-            + "with --server, the runs' extended-event sessions on a SQL Server. Processes are stopped only while they are the very process recorded.");
+            + "with --server, the runs' extended-event sessions on a SQL Server, and with --restore-settings, the server settings a killed experiment left changed. Processes are stopped only while they are the very process recorded.");
         command.Options.Add(DryRun);
+        command.Options.Add(RestoreSettings);
         command.Options.Add(Format);
 
         // The engines' own: a server on which to drop what killed captures left there.
@@ -39,7 +46,7 @@ public static class CleanupCommand
             var json = parse.GetValue(Format) == "json";
             var options = binder.Read(parse);
             await using var servers = await ServerCleanups.OpenAsync(options, token);
-            var cleaner = new RuntimeCleaner(EtwTraceSessions.OfThisMachine(), servers.DropAsync);
+            var cleaner = new RuntimeCleaner(EtwTraceSessions.OfThisMachine(), servers.DropAsync, parse.GetValue(RestoreSettings) ? SettingRestores.RestoreAsync : null);
             var found = await cleaner.FindAsync(token);
             var results = new List<CleanupResult>();
             foreach (var leftover in found)

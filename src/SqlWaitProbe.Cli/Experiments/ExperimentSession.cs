@@ -38,7 +38,7 @@ internal static class ExperimentSession
         ExperimentOutcome outcome;
         await using (var server = await OpenAsync(plan, runId, progress, cancellationToken))
         {
-            var runner = new ExperimentRunner(experiment, plan.Catalog, plan.Settings, plan.Folder);
+            var runner = new ExperimentRunner(experiment, plan.Catalog, plan.Settings, plan.Folder) { Target = Target(plan) };
             outcome = await runner.RunAsync(server, plan.Captures, runId, progress, cancellationToken);
         }
 
@@ -55,16 +55,19 @@ internal static class ExperimentSession
         return new ExperimentResult(plan.Definition.File, plan.Folder, outcome, comparison, files, failures) { Split = split };
     }
 
+    private static ExperimentTarget Target(ExperimentPlan plan) =>
+        new(plan.Definition.File, plan.Definition.Server, plan.Definition.Database, plan.Definition.User, plan.Definition.PasswordEnv)
+        {
+            Encrypt = plan.Definition.Encrypt, TrustServerCertificate = plan.Definition.TrustServerCertificate,
+        };
+
     private static async Task<ISettingServer> OpenAsync(ExperimentPlan plan, string runId, IProgress<string> progress, CancellationToken cancellationToken)
     {
         var experiment = plan.Definition;
         var sessions = experiment.Threads.Max() + experiment.Variants.Max(v => v.Background?.Sessions ?? 0) + 4;
         progress.Report(experiment.Server is null ? "starting the embedded server" : "connecting");
         return await plan.Engine.OpenAsync(
-            new ExperimentTarget(experiment.File, experiment.Server, experiment.Database, experiment.User, experiment.PasswordEnv)
-            {
-                Encrypt = experiment.Encrypt, TrustServerCertificate = experiment.TrustServerCertificate,
-            },
+            Target(plan),
             new RunScope("experiment", runId), sessions, progress, cancellationToken);
     }
 }

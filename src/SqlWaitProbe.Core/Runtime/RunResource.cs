@@ -59,4 +59,10 @@ public sealed record RunResource
 
     /// <summary>The statements that put the setting back as it was, in order.</summary>
     public IReadOnlyList<string> RestoreStatements { get; init; } = [];
+
+    /// <summary>How to reach the server again (as the experiment file named it; never a password, only the variable holding it).</summary>
+    public ServerSettings.ExperimentTarget? SettingTarget { get; init; }
+
+    /// <summary>The server's identity when the setting was changed; a restore is sent only to a server with this identity.</summary>
+    public string? SettingIdentity { get; init; }
 }

@@ -13,6 +13,7 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     private const int SigKill = 9;
     private readonly ITraceSessionControl? _traceSessions;
     private readonly Func<string, CancellationToken, Task>? _dropXeSession;
+    private readonly Func<RunResource, CancellationToken, Task<string>>? _restoreSetting;
     private readonly TimeSpan _stopWait;
     private readonly List<string> _leftAlone = [];
 
@@ -21,9 +22,21 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     /// drops XE sessions on the server named by <c>--server</c> (without it, runs that made XE sessions are kept for later).
     /// </summary>
     public RuntimeCleaner(ITraceSessionControl? traceSessions = null, Func<string, CancellationToken, Task>? dropXeSession = null, TimeSpan? stopWait = null)
+        : this(traceSessions, dropXeSession, null, stopWait)
+    {
+    }
+
+    /// <summary>
+    /// As the other constructor; <paramref name="restoreSetting"/> puts back a server setting a killed experiment left
+    /// changed (given only when the user confirmed it: <c>probe cleanup --restore-settings</c>) and says what it did; it
+    /// throws <see cref="InvalidOperationException"/> when it cannot, and the record is kept. Without it, runs that
+    /// changed settings are kept with those records, named with the statements that restore them.
+    /// </summary>
+    public RuntimeCleaner(ITraceSessionControl? traceSessions, Func<string, CancellationToken, Task>? dropXeSession, Func<RunResource, CancellationToken, Task<string>>? restoreSetting, TimeSpan? stopWait = null)
     {
         _traceSessions = traceSessions;
         _dropXeSession = dropXeSession;
+        _restoreSetting = restoreSetting;
         _stopWait = stopWait ?? TimeSpan.FromSeconds(5);
     }
 
@@ -95,6 +108,7 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
         var done = new List<string>();
         var keep = false;
+        var keepSettings = false;
         foreach (var step in Plan(run))
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -126,21 +140,38 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
                 case StepKind.XeSession:
                     keep = true;
                     break;
+                case StepKind.Setting when _restoreSetting is not null:
+                    // Each one confirmed restored is forgotten at once: a later failure keeps only what is still changed.
+                    done.Add(await _restoreSetting(step.Resource, cancellationToken));
+                    File.Delete(Path.Combine(run.Folder, RunFolder.ResourcePrefix + step.Resource.Name + ".json"));
+                    break;
+                case StepKind.Setting:
+                    keepSettings = true;
+                    done.Add(step.Text);
+                    break;
             }
         }
 
-        if (keep)
+        if (keep || keepSettings)
         {
-            // XE sessions need the server: keep only their records so 'probe cleanup --server' can drop them later.
+            // XE sessions and changed settings need the server: keep only their records so a later cleanup can act on them.
             foreach (var file in Directory.EnumerateFiles(run.Folder, RunFolder.ResourcePrefix + "*.json"))
             {
-                if (TrustedJson.Read<RunResource>(file) is not { XeSession: not null })
+                if (TrustedJson.Read<RunResource>(file) is not ({ XeSession: not null } or { ChangedSetting: not null }))
                 {
                     File.Delete(file);
                 }
             }
 
-            done.Add("kept the record of its XE session(s) for 'probe cleanup --server'");
+            if (keep)
+            {
+                done.Add("kept the record of its XE session(s) for 'probe cleanup --server'");
+            }
+
+            if (keepSettings)
+            {
+                done.Add("kept its record of the server settings above");
+            }
         }
         else
         {
@@ -233,7 +264,8 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     {
         var steps = new List<Step>();
         var active = _traceSessions?.ActiveSessions();
-        foreach (var r in run.Resources)
+        // Changed settings last and newest first, as the experiment itself restores them.
+        foreach (var r in run.Resources.OrderBy(r => r.ChangedSetting is null ? 0 : 1).ThenByDescending(r => SettingOrder(r.Name)))
         {
             if (r.Process is { } p)
             {
@@ -264,6 +296,14 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
                 steps.Add(new Step(StepKind.TraceSession, r, $"stop ETW session {session}"));
             }
 
+            if (r.ChangedSetting is { } changed)
+            {
+                var restore = string.Join(" ", r.RestoreStatements);
+                steps.Add(new Step(StepKind.Setting, r, _restoreSetting is null
+                    ? $"keep the record of {changed} left changed on {r.SettingServer} (was {r.SettingBefore}); restore it with 'probe cleanup --restore-settings' or: {restore}"
+                    : $"restore {changed} to {r.SettingBefore} on {r.SettingServer}, only if it is still {r.SettingIdentity}: {restore}"));
+            }
+
             if (r.XeSession is { } xe)
             {
                 steps.Add(new Step(StepKind.XeSession, r, _dropXeSession is null
@@ -274,6 +314,9 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
         return steps;
     }
+
+    private static int SettingOrder(string name) =>
+        name.StartsWith("setting-", StringComparison.Ordinal) && int.TryParse(name.AsSpan(8), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var n) ? n : 0;
 
     private async Task<bool> StopAsync(RunResource resource)
     {
@@ -331,6 +374,7 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
         Path,
         TraceSession,
         XeSession,
+        Setting,
     }
 
     private sealed record Step(StepKind Kind, RunResource Resource, string Text);

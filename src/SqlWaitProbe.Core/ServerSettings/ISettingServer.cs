@@ -25,6 +25,13 @@ public interface ISettingServer : IAsyncDisposable
     /// </summary>
     Task<string> ReadBackAsync(SettingDefinition setting, IReadOnlyList<string> sessionStatements, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// What makes this server this server across connections and restarts (PostgreSQL: the cluster's system identifier
+    /// and port; SQL Server: its name), recorded with each change so <c>probe cleanup</c> restores a setting only on the
+    /// server that was changed.
+    /// </summary>
+    Task<string> IdentityAsync(CancellationToken cancellationToken);
+
     /// <summary>Sends one statement on the experiment's connection.</summary>
     Task ExecuteAsync(string statement, CancellationToken cancellationToken);
 

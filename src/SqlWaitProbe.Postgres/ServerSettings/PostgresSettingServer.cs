@@ -123,6 +123,13 @@ public sealed class PostgresSettingServer : ISettingServer
         return new SettingSnapshot(effective, stored);
     }
 
+    /// <summary>The cluster's identity: its system identifier (fixed at initdb) and the port it listens on.</summary>
+    public const string IdentityQuery = "SELECT (SELECT system_identifier::text FROM pg_control_system()) || ' port ' || current_setting('port')";
+
+    /// <inheritdoc />
+    public async Task<string> IdentityAsync(CancellationToken cancellationToken) =>
+        "postgres cluster " + (await ScalarAsync(await ConnectAsync(cancellationToken), IdentityQuery, cancellationToken) ?? "unknown");
+
     /// <inheritdoc />
     public async Task<string> ReadBackAsync(SettingDefinition setting, IReadOnlyList<string> sessionStatements, CancellationToken cancellationToken)
     {

@@ -80,6 +80,17 @@ public sealed class SqlServerSettingServer : ISettingServer
     public async Task<string> ReadBackAsync(SettingDefinition setting, IReadOnlyList<string> sessionStatements, CancellationToken cancellationToken) =>
         (await ReadAsync(setting, cancellationToken))?.Effective ?? "";
 
+    /// <summary>The server's identity: its name as it reports it (machine and instance), which a restart keeps.</summary>
+    public const string IdentityQuery = "SELECT CONVERT(nvarchar(256), SERVERPROPERTY('ServerName')) AS server_name;";
+
+    /// <inheritdoc />
+    public async Task<string> IdentityAsync(CancellationToken cancellationToken)
+    {
+        var connection = await ConnectAsync(cancellationToken);
+        await using var command = new SqlCommand(IdentityQuery, connection) { CommandTimeout = 30 };
+        return "SQL Server " + (await command.ExecuteScalarAsync(cancellationToken) as string ?? "unknown");
+    }
+
     /// <inheritdoc />
     public async Task ExecuteAsync(string statement, CancellationToken cancellationToken)
     {
