@@ -47,6 +47,12 @@ public sealed class ExperimentCommandTests
         Assert.True(values[0] > 0, $"small waits on IO:BufFileWrite: {values[0]} ms per execution");
         Assert.Equal(0, values[1]);
         Assert.Contains(root.GetProperty("findings").EnumerateArray(), f => f.GetProperty("title").GetString()!.Contains("IO:BufFileWrite", StringComparison.Ordinal));
+
+        // pg_stat_database's temp counters say the same: the small variant writes temp files in every execution, the large none.
+        var spill = root.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "compare-temp-spill");
+        Assert.Contains("small spills to temporary files", spill.GetProperty("title").GetString(), StringComparison.Ordinal);
+        Assert.Contains("against none to speak of in large", spill.GetProperty("title").GetString(), StringComparison.Ordinal);
+        Assert.Contains("small spills to temporary files", stdout, StringComparison.Ordinal);
     }
 
     [Fact]

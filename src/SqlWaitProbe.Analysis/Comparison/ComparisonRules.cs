@@ -11,6 +11,7 @@ public static class ComparisonRules
     [
         new CompareMismatchRule(),
         new TimePerExecutionRule(),
+        new TempSpillRule(),
         new ModuleChangeRule(),
         NamedChangeRule.Tags,
         NamedChangeRule.Waits,
