@@ -10,6 +10,8 @@ public sealed class CaptureBadInputTests
     [InlineData("--engine", "capture", "--engine", "oracle", "--workload", "noop")]
     [InlineData("sqlserver only", "capture", "--workload", "noop", "--xe", "pages")]
     [InlineData("--iterations", "capture", "--workload", "noop", "--duration", "5s", "--iterations", "10")]
+    [InlineData("Microsoft.Data.SqlClient.Extensions.Azure", "capture", "--engine", "sqlserver", "--server", "Server=db1;Authentication=Active Directory Default", "--attach", "--dry-run")]
+    [InlineData("Microsoft.Data.SqlClient.Extensions.Azure", "check", "--engine", "sqlserver", "--server", "Server=db1;Authentication=Active Directory Interactive")]
     public async Task Bad_input_is_one_line_and_exit_code_2(string expected, params string[] args)
     {
         var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(30), args);

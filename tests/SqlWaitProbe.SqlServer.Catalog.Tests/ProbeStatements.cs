@@ -54,7 +54,7 @@ public static class ProbeStatements
         yield return ("statement texts and plans", major => Task.FromResult(StatementReads(major)));
         yield return ("probe check", major => Task.FromResult(SqlServerServerCheck.StatementsFor(major)));
         yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
-            [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages")]));
+            [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages"), XeLeftoverCleaner.LocateStatement()]));
         yield return ("known session ids (8 and 200 sessions)", _ => Task.FromResult(KnownSessions()));
         yield return ("probe experiment settings", major => Task.FromResult(ExperimentSettings(major)));
         foreach (var file in ExperimentSamples())

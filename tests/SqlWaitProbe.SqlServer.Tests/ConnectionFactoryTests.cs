@@ -52,6 +52,33 @@ public sealed class ConnectionFactoryTests
     }
 
     [Theory]
+    [InlineData("Server=db1.database.windows.net;Authentication=Active Directory Default", "Active Directory Default")]
+    [InlineData("Server=db1;Authentication=ActiveDirectoryIntegrated", "Active Directory Integrated")]
+    [InlineData("Server=db1;Authentication=Active Directory Managed Identity;User ID=client-id", "Active Directory Managed Identity")]
+    [InlineData("Server=db1;Authentication=Active Directory Service Principal;User ID=app;Password=s3cret", "Active Directory Service Principal")]
+    public void Entra_id_authentication_without_its_provider_is_refused_with_what_to_use_instead(string server, string spelled)
+    {
+        // No provider ships in this build (SqlClient 7 keeps them in Microsoft.Data.SqlClient.Extensions.Azure).
+        Assert.Null(SqlAuthenticationProvider.GetProvider(SqlAuthenticationMethod.ActiveDirectoryDefault));
+
+        var e = Assert.Throws<BadInputException>(() => Factory(server));
+
+        Assert.StartsWith($"--server asks for Authentication={spelled} (Microsoft Entra ID)", e.Message, StringComparison.Ordinal);
+        Assert.Contains("Microsoft.Data.SqlClient.Extensions.Azure", e.Message, StringComparison.Ordinal);
+        Assert.Contains("--user with --password-env", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("s3cret", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', e.Message);
+    }
+
+    [Fact]
+    public void Sql_password_authentication_named_in_the_connection_string_still_connects_as_before()
+    {
+        var b = new SqlConnectionStringBuilder(Factory("Server=db1;Authentication=Sql Password;User ID=probe;Password=pw").ConnectionString("master", pooling: false));
+        Assert.Equal(SqlAuthenticationMethod.SqlPassword, b.Authentication);
+        Assert.Equal("probe", b.UserID);
+    }
+
+    [Theory]
     [InlineData("Server=db;User ID=sa;Password=Hunter2!;Encrypt=True", "Hunter2!")]
     [InlineData("Server=db;PWD='a;b'';c';App=x", "a;b")]
     [InlineData("server=db; pwd=\"qq\"\"zz\"", "qq")]

@@ -46,7 +46,7 @@ public static class CleanupCommand
             var json = parse.GetValue(Format) == "json";
             var options = binder.Read(parse);
             await using var servers = await ServerCleanups.OpenAsync(options, token);
-            var cleaner = new RuntimeCleaner(EtwTraceSessions.OfThisMachine(), servers.DropAsync, parse.GetValue(RestoreSettings) ? SettingRestores.RestoreAsync : null);
+            var cleaner = new RuntimeCleaner(EtwTraceSessions.OfThisMachine(), servers.CleanAsync, parse.GetValue(RestoreSettings) ? SettingRestores.RestoreAsync : null);
             var found = await cleaner.FindAsync(token);
             var results = new List<CleanupResult>();
             foreach (var leftover in found)

@@ -1,5 +1,6 @@
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Cli.Composition;
@@ -15,12 +16,15 @@ internal sealed class ServerCleanups : IAsyncDisposable
     /// Drops a recorded server-side session on the servers given; null when none was given, so the runs that made such
     /// sessions are kept for a later cleanup that names the server.
     /// </summary>
-    public Func<string, CancellationToken, Task>? DropAsync => _open.Count == 0 ? null : async (name, token) =>
+    public Func<RunResource, CancellationToken, Task<string>>? CleanAsync => _open.Count == 0 ? null : async (resource, token) =>
     {
+        var done = new List<string>();
         foreach (var server in _open)
         {
-            await server.DropAsync(name, token);
+            done.Add(await server.CleanAsync(resource, token));
         }
+
+        return string.Join("; ", done);
     };
 
     /// <summary>Connects to the server each registered engine's cleanup options name.</summary>

@@ -45,6 +45,13 @@ public sealed record RunResource
     public string? XeSession { get; init; }
 
     /// <summary>
+    /// The event-file names <see cref="XeSession"/> was given (no folder, rollover suffix or extension, e.g.
+    /// <c>probe_RUN_load_pages</c>): the server adds <c>_0_&lt;n&gt;.xel</c>, and <c>probe cleanup --server</c> deletes
+    /// exactly those files of a server on this machine.
+    /// </summary>
+    public IReadOnlyList<string> XeEventFiles { get; init; } = [];
+
+    /// <summary>
     /// A server setting an experiment changed (engine-qualified name, e.g. <c>postgres work_mem</c>); recorded before
     /// the change is sent, forgotten once it is restored. <c>probe cleanup</c> names it and its
     /// <see cref="RestoreStatements"/>, and sends them only when the user confirms.

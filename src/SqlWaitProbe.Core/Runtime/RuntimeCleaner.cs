@@ -12,16 +12,17 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 {
     private const int SigKill = 9;
     private readonly ITraceSessionControl? _traceSessions;
-    private readonly Func<string, CancellationToken, Task>? _dropXeSession;
+    private readonly Func<RunResource, CancellationToken, Task<string>>? _dropXeSession;
     private readonly Func<RunResource, CancellationToken, Task<string>>? _restoreSetting;
     private readonly TimeSpan _stopWait;
     private readonly List<string> _leftAlone = [];
 
     /// <summary>
     /// Creates the cleaner; <paramref name="traceSessions"/> stops ETW sessions (Windows), <paramref name="dropXeSession"/>
-    /// drops XE sessions on the server named by <c>--server</c> (without it, runs that made XE sessions are kept for later).
+    /// drops XE sessions and deletes their event files on the server named by <c>--server</c>, returning what it did (without
+    /// it, runs that made XE sessions are kept for later).
     /// </summary>
-    public RuntimeCleaner(ITraceSessionControl? traceSessions = null, Func<string, CancellationToken, Task>? dropXeSession = null, TimeSpan? stopWait = null)
+    public RuntimeCleaner(ITraceSessionControl? traceSessions = null, Func<RunResource, CancellationToken, Task<string>>? dropXeSession = null, TimeSpan? stopWait = null)
         : this(traceSessions, dropXeSession, null, stopWait)
     {
     }
@@ -32,7 +33,7 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
     /// throws <see cref="InvalidOperationException"/> when it cannot, and the record is kept. Without it, runs that
     /// changed settings are kept with those records, named with the statements that restore them.
     /// </summary>
-    public RuntimeCleaner(ITraceSessionControl? traceSessions, Func<string, CancellationToken, Task>? dropXeSession, Func<RunResource, CancellationToken, Task<string>>? restoreSetting, TimeSpan? stopWait = null)
+    public RuntimeCleaner(ITraceSessionControl? traceSessions, Func<RunResource, CancellationToken, Task<string>>? dropXeSession, Func<RunResource, CancellationToken, Task<string>>? restoreSetting, TimeSpan? stopWait = null)
     {
         _traceSessions = traceSessions;
         _dropXeSession = dropXeSession;
@@ -134,8 +135,7 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
                     break;
                 case StepKind.XeSession when _dropXeSession is not null:
-                    await _dropXeSession(step.Resource.XeSession!, cancellationToken);
-                    done.Add("dropped XE session " + step.Resource.XeSession);
+                    done.Add(await _dropXeSession(step.Resource, cancellationToken));
                     break;
                 case StepKind.XeSession:
                     keep = true;
@@ -306,9 +306,10 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
 
             if (r.XeSession is { } xe)
             {
+                var files = r.XeEventFiles.Count == 0 ? "" : $" and delete its event files {string.Join(", ", r.XeEventFiles.Select(f => f + "_0_*.xel"))} (only those, when the server runs on this machine)";
                 steps.Add(new Step(StepKind.XeSession, r, _dropXeSession is null
-                    ? $"keep the record of XE session {xe} (drop it with 'probe cleanup --server')"
-                    : $"drop XE session {xe} on the server"));
+                    ? $"keep the record of XE session {xe}{(files.Length == 0 ? "" : " and its event files")} ({(files.Length == 0 ? "drop it" : "remove them")} with 'probe cleanup --server')"
+                    : $"drop XE session {xe} on the server{files}"));
             }
         }
 

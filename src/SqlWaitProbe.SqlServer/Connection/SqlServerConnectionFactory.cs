@@ -99,6 +99,7 @@ public sealed class SqlServerConnectionFactory
             b.Password = settings.Password;
         }
 
+        RefuseAuthenticationWithoutProvider(b.Authentication);
         if (string.IsNullOrEmpty(b.UserID) && b.Authentication == SqlAuthenticationMethod.NotSpecified)
         {
             b.IntegratedSecurity = true;
@@ -122,5 +123,30 @@ public sealed class SqlServerConnectionFactory
         }
 
         return b;
+    }
+
+    /// <summary>
+    /// SqlClient 7 moved Microsoft Entra ID (Active Directory) authentication into the separate
+    /// Microsoft.Data.SqlClient.Extensions.Azure package, which this build does not carry: without a provider SqlClient
+    /// would fail only when connecting, with a message about a package the user cannot add to the tool. The method is
+    /// refused before anything starts, with what to connect with instead; a build that carries a provider passes.
+    /// </summary>
+    internal static void RefuseAuthenticationWithoutProvider(SqlAuthenticationMethod method)
+    {
+        if (method is SqlAuthenticationMethod.NotSpecified or SqlAuthenticationMethod.SqlPassword || SqlAuthenticationProvider.GetProvider(method) is not null)
+        {
+            return;
+        }
+
+        throw new BadInputException($"--server asks for Authentication={Spelled(method)} (Microsoft Entra ID), which this build of probe cannot do: SqlClient 7 needs the Microsoft.Data.SqlClient.Extensions.Azure package for it; connect with Windows authentication (no --user, no Authentication=) or a SQL login (--user with --password-env)");
+    }
+
+    // The connection-string spelling, as the user wrote it (ActiveDirectoryDefault → Active Directory Default).
+    private static string Spelled(SqlAuthenticationMethod method)
+    {
+        var name = method.ToString();
+        return name.StartsWith("ActiveDirectory", StringComparison.Ordinal)
+            ? "Active Directory " + System.Text.RegularExpressions.Regex.Replace(name["ActiveDirectory".Length..], "(?<=[a-z])(?=[A-Z])", " ")
+            : name;
     }
 }

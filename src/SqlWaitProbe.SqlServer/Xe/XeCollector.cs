@@ -79,7 +79,13 @@ public sealed class XeCollector : ICollector
                 // Recorded before the session exists: after a kill, 'probe cleanup --server' drops exactly this session.
                 _scope ??= new RunScope("capture", _builder.Options.RunId);
                 _run = _scope.Folder;
-                _run.Record(new RunResource { Name = "xe-" + stream.ToString().ToLowerInvariant(), Description = "XE session " + _builder.Options.SessionName(stream), XeSession = _builder.Options.SessionName(stream) });
+                _run.Record(new RunResource
+                {
+                    Name = "xe-" + stream.ToString().ToLowerInvariant(),
+                    Description = "XE session " + _builder.Options.SessionName(stream),
+                    XeSession = _builder.Options.SessionName(stream),
+                    XeEventFiles = stream == XeStream.Pages ? [_builder.Options.FileName(stream)] : [],
+                });
             }
 
             await _sink.ExecuteAsync(_builder.Create(stream), cancellationToken);
@@ -208,7 +214,7 @@ public sealed class XeCollector : ICollector
             if (pattern is not null && !_sink.IsDryRun)
             {
                 // T-SQL cannot delete files without xp_cmdshell, which the probe never uses.
-                Log.Warning("the XE event files {Pattern} stay on the server (up to {Mb} MB); delete them there, or run probe cleanup on the server's machine",
+                Log.Warning("the XE event files {Pattern} stay on the server (up to {Mb} MB); delete them there (T-SQL cannot)",
                     pattern, _builder.Options.MaxFileMegabytes);
             }
         }

@@ -18,10 +18,10 @@ public sealed class RuntimeCleanerTests
 
         var etw = new RecordingTraceSessions("SqlWaitProbe-mine-load", "SqlWaitProbe-other-load", "NT Kernel Logger");
         var dropped = new List<string>();
-        var cleaner = new RuntimeCleaner(etw, (name, _) =>
+        var cleaner = new RuntimeCleaner(etw, (resource, _) =>
         {
-            dropped.Add(name);
-            return Task.CompletedTask;
+            dropped.Add(resource.XeSession!);
+            return Task.FromResult("dropped XE session " + resource.XeSession);
         });
         var leftover = Assert.Single(await cleaner.FindAsync(CancellationToken.None), l => l.Id == run.Path);
         Assert.Contains("stop ETW session SqlWaitProbe-mine-load", leftover.Actions);
@@ -56,6 +56,32 @@ public sealed class RuntimeCleanerTests
         {
             run.Dispose();
         }
+    }
+
+    [Fact]
+    public async Task The_event_files_a_dead_run_recorded_are_in_its_plan_and_handed_whole_to_the_server_cleanup()
+    {
+        var run = RuntimeFolder.Run("capture", "t" + Guid.NewGuid().ToString("N")[..9]);
+        run.Record(new RunResource { Name = "xe-pages", Description = "XE session", XeSession = "probe_f1_pages", XeEventFiles = ["probe_f1_load_pages"] });
+        KillOwner(run);
+
+        // Without a server the record is kept, and the plan says its files wait for it too.
+        var kept = Assert.Single(await new RuntimeCleaner().FindAsync(CancellationToken.None), l => l.Id == run.Path);
+        Assert.Contains("keep the record of XE session probe_f1_pages and its event files (remove them with 'probe cleanup --server')", kept.Actions);
+
+        var handed = new List<RunResource>();
+        var cleaner = new RuntimeCleaner(null, (resource, _) =>
+        {
+            handed.Add(resource);
+            return Task.FromResult("dropped XE session probe_f1_pages; deleted 2 event file(s)");
+        });
+        var leftover = Assert.Single(await cleaner.FindAsync(CancellationToken.None), l => l.Id == run.Path);
+        Assert.Contains("drop XE session probe_f1_pages on the server and delete its event files probe_f1_load_pages_0_*.xel (only those, when the server runs on this machine)", leftover.Actions);
+
+        var outcome = await cleaner.RemoveAsync(leftover, CancellationToken.None);
+        Assert.Contains("deleted 2 event file(s)", outcome);
+        Assert.Equal(["probe_f1_load_pages"], Assert.Single(handed).XeEventFiles);
+        Assert.False(Directory.Exists(run.Path));
     }
 
     [Fact]
