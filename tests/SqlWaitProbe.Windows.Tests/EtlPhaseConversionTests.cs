@@ -81,6 +81,68 @@ public sealed class EtlPhaseConversionTests
     }
 
     [Fact]
+    public void A_symbol_server_that_stalls_holds_the_phase_only_for_its_budget_and_the_stacks_keep_their_modules()
+    {
+        // A stand-in for a symbol server that never answers: the lookup blocks inside one "download", deaf to every
+        // token, as a request stuck in TraceEvent's reader is.
+        var root = TestData.TempFolder("etl-phase-stall");
+        var phase = new PhaseContext("load", 1, root, []);
+        var etl = SharedEtl("perfview__net.4.5.2.x64");
+        var start = TraceStart(etl);
+        using var neverAnswers = new ManualResetEventSlim();
+        var asked = 0;
+        EtlSymbolLookup stallingServer = (_, _, _, _) =>
+        {
+            Interlocked.Increment(ref asked);
+            neverAnswers.Wait(TimeSpan.FromMinutes(5));
+            return (null, "answered after the stop");
+        };
+        var progress = new ListProgress();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+
+        var result = EtlPhaseConversion.Write(phase, etl, Settings() with { SymbolBudget = TimeSpan.FromSeconds(1) }, stallingServer, "unused", 0, start,
+            start.AddSeconds(10), progress, CancellationToken.None);
+
+        clock.Stop();
+        neverAnswers.Set();
+        Assert.Equal(1, asked);
+        // The budget and its grace are 3 s; the rest is reading the trace twice at most. Far below the stall.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(90), $"the phase waited {clock.Elapsed.TotalSeconds:0} s on a stalled symbol server");
+        Assert.StartsWith("not resolved: symbol loading did not finish within 1 s", result.Facts.Symbols, StringComparison.Ordinal);
+        using var facts = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, BundlePaths.StackInfo("load"))));
+        Assert.Equal(result.Facts.Symbols, facts.RootElement.GetProperty("symbols").GetString());
+        Assert.Contains("cpu/trace.etl", result.Facts.Symbols, StringComparison.Ordinal);
+        Assert.Equal(6320, Folded(root).TotalWeight);
+        Assert.Contains(progress.Messages, m => m.StartsWith("loading symbols for ", StringComparison.Ordinal) && m.EndsWith("at most 1 s", StringComparison.Ordinal));
+        Assert.Contains("symbol loading took longer than 1 s; the stacks keep module-level frames", progress.Messages);
+    }
+
+    [Fact]
+    public void Ctrl_c_during_a_stalled_symbol_download_ends_the_wait_at_once_with_module_level_stacks()
+    {
+        var root = TestData.TempFolder("etl-phase-stall-ctrl-c");
+        var phase = new PhaseContext("load", 1, root, []);
+        var etl = SharedEtl("perfview__net.4.5.2.x64");
+        var start = TraceStart(etl);
+        using var neverAnswers = new ManualResetEventSlim();
+        using var ctrlC = new CancellationTokenSource();
+        EtlSymbolLookup stallingServer = (_, _, _, _) =>
+        {
+            ctrlC.Cancel();
+            neverAnswers.Wait(TimeSpan.FromMinutes(5));
+            return (null, "answered after the stop");
+        };
+
+        // A budget of an hour: only Ctrl+C can end this wait.
+        var result = EtlPhaseConversion.Write(phase, etl, Settings() with { SymbolBudget = TimeSpan.FromHours(1) }, stallingServer, "unused", 0, start,
+            start.AddSeconds(10), new ListProgress(), ctrlC.Token);
+
+        neverAnswers.Set();
+        Assert.StartsWith("not resolved: the capture was interrupted before symbols loaded", result.Facts.Symbols, StringComparison.Ordinal);
+        Assert.Equal(6320, Folded(root).TotalWeight);
+    }
+
+    [Fact]
     public void Constructed_context_switches_of_the_servers_threads_become_the_off_cpu_files()
     {
         // Records built to the CSwitch and ReadyThread MOF layouts: worker 101 (session 1) blocks at 10 ms, is readied at

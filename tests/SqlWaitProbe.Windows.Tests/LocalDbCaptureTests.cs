@@ -41,7 +41,7 @@ public sealed class LocalDbCaptureTests
             }
 
             var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8], ServerProcess = "sqlservr" });
-            var pdh = new PdhCounterCollector("sqlservr");
+            var pdh = new PdhCounterCollector("sqlservr", serverPid: null);
             var phase = new PhaseContext("load", connections.Count, root, []);
             await etw.StartAsync(phase, CancellationToken.None);
             await pdh.StartAsync(phase, CancellationToken.None);

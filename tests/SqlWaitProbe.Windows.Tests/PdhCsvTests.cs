@@ -25,7 +25,7 @@ public sealed class PdhCsvTests
 
         Assert.Equal(4, lines.Length);
         Assert.StartsWith(
-            "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\SQLPROD01\\Processor(_Total)\\% Processor Time\",\"\\\\SQLPROD01\\Processor(_Total)\\% Privileged Time\",",
+            "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\SQLPROD01\\Processor Information(_Total)\\% Processor Time\",\"\\\\SQLPROD01\\Processor Information(_Total)\\% Privileged Time\",",
             lines[0]);
         Assert.Contains("\"\\\\SQLPROD01\\Process(sqlservr)\\% Processor Time\"", lines[0]);
         Assert.EndsWith("\"\\\\SQLPROD01\\System\\Processor Queue Length\"", lines[0]);
@@ -69,7 +69,7 @@ public sealed class PdhCsvTests
         var table = PdhCsvReader.Read(new StringReader(relog), "relog.csv");
 
         Assert.Equal("DBHOST", table.Machine);
-        Assert.Equal([PdhCounterSet.ProcessorTime, PdhCounterSet.ContextSwitches], table.Counters);
+        Assert.Equal([@"\Processor(_Total)\% Processor Time", PdhCounterSet.ContextSwitches], table.Counters);
         Assert.Equal(3, table.Rows.Count);
         Assert.Equal(new DateTime(2026, 3, 14, 9, 0, 0, 117, DateTimeKind.Utc), table.Rows[0].Utc);
         Assert.Equal([null, null], table.Rows[0].Values);

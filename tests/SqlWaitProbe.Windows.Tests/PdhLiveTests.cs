@@ -43,7 +43,7 @@ public sealed class PdhLiveTests
         try
         {
             var process = Process.GetCurrentProcess().ProcessName;
-            var collector = new PdhCounterCollector(process);
+            var collector = new PdhCounterCollector(process, Environment.ProcessId);
             var phase = new PhaseContext("load", 1, root, []);
             await collector.StartAsync(phase, CancellationToken.None);
             BusyWork.HashFor(TimeSpan.FromSeconds(3.5));

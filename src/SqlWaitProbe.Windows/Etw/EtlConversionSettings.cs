@@ -17,6 +17,12 @@ public sealed record EtlConversionSettings
     /// <summary>Whether the session recorded context switches for off-CPU stacks.</summary>
     public bool OffCpu { get; init; }
 
+    /// <summary>
+    /// The longest the symbol lookup may take for the phase (<see cref="BoundedSymbolLookup.DefaultBudget"/>): past it the
+    /// stacks keep module-level frames and the phase's stop goes on.
+    /// </summary>
+    public TimeSpan SymbolBudget { get; init; } = BoundedSymbolLookup.DefaultBudget;
+
     /// <summary>The profile interval asked for, in ms, when the trace does not record the one Windows used.</summary>
     public double IntervalMSec { get; init; } = EtwCpuSettings.DefaultIntervalMSec;
 }

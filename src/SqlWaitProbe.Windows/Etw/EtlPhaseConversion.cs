@@ -64,7 +64,8 @@ public static class EtlPhaseConversion
             try
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                var (found, status) = symbols(first, SymbolResolutionPlan.Choose(mapping, settings.ServerProcess), mapping.ModuleFiles, cancellationToken);
+                var (found, status) = BoundedSymbolLookup.Run(symbols, first, SymbolResolutionPlan.Choose(mapping, settings.ServerProcess), mapping.ModuleFiles,
+                    settings.SymbolBudget, progress, cancellationToken);
                 (names, facts) = (found, facts with { Symbols = status });
             }
             catch (OperationCanceledException)

@@ -13,16 +13,21 @@ namespace SqlWaitProbe.Windows.Pdh;
 public sealed class PdhCounterCollector : ICollector
 {
     private readonly string _serverProcess;
+    private readonly int? _serverPid;
     private readonly TimeSpan _interval;
     private readonly List<PdhRow> _rows = new();
     private PdhQuery? _query;
     private PollingLoop? _loop;
     private string? _loopError;
 
-    /// <summary>Creates the collector for <paramref name="serverProcess"/> (the <c>\Process(…)</c> instance), sampling every <paramref name="interval"/> (default 1 s).</summary>
-    public PdhCounterCollector(string serverProcess, TimeSpan? interval = null)
+    /// <summary>
+    /// Creates the collector for the <paramref name="serverProcess"/> process whose pid is <paramref name="serverPid"/>
+    /// (null: the only process of that name), sampling every <paramref name="interval"/> (default 1 s).
+    /// </summary>
+    public PdhCounterCollector(string serverProcess, int? serverPid, TimeSpan? interval = null)
     {
         _serverProcess = serverProcess;
+        _serverPid = serverPid;
         _interval = interval ?? TimeSpan.FromSeconds(1);
     }
 
@@ -44,7 +49,7 @@ public sealed class PdhCounterCollector : ICollector
     /// <inheritdoc />
     public Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        _query = new PdhQuery(PdhCounterSet.For(_serverProcess));
+        _query = new PdhQuery(PdhCounterSet.MachineWide, PdhCounterSet.ProcessArrays(_serverProcess));
         _query.Collect();
         lock (_rows)
         {
@@ -58,7 +63,10 @@ public sealed class PdhCounterCollector : ICollector
             try
             {
                 query.Collect();
-                var row = new PdhRow(DateTime.UtcNow, query.Read());
+                var machine = query.Read();
+                var arrays = query.ReadArrays();
+                var (total, privileged) = PdhProcessInstances.ServerCpu(arrays[0], arrays[1], arrays[2], _serverPid);
+                var row = new PdhRow(DateTime.UtcNow, PdhCounterSet.Row(machine, total, privileged));
                 lock (_rows)
                 {
                     _rows.Add(row);
@@ -88,7 +96,8 @@ public sealed class PdhCounterCollector : ICollector
         await _loop.StopAsync().ConfigureAwait(false);
         var loopError = _loopError;
 
-        var counters = _query.Counters;
+        var instance = PdhCounterSet.ServerInstance(_serverProcess, _serverPid);
+        var counters = PdhCounterSet.For(instance);
         var rejected = _query.Rejected;
         _query.Dispose();
         _query = null;
@@ -100,7 +109,7 @@ public sealed class PdhCounterCollector : ICollector
         }
 
         var table = new PdhTable(Environment.MachineName, counters, rows);
-        PdhPhaseOutput.Write(phase, table, _serverProcess, Environment.ProcessorCount);
+        PdhPhaseOutput.Write(phase, table, instance, WindowsProcessors.LogicalCount());
 
         if (rows.Length == 0)
         {

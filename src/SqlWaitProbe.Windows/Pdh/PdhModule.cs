@@ -24,7 +24,7 @@ public sealed class PdhModule : IOsCollectorModule
         return
         [
             setup.ServerIsLocal
-                ? new(Name, $"OS counters: PDH, {PdhCounterSet.For(setup.ServerProcess).Count.ToString(CultureInfo.InvariantCulture)} counters every second, \\Process({setup.ServerProcess}) included (pdh.csv, series.csv)")
+                ? new(Name, $"OS counters: PDH, {PdhCounterSet.For(setup.ServerProcess).Count.ToString(CultureInfo.InvariantCulture)} counters every second: CPU of every processor group from \\Processor Information(_Total), the {setup.ServerProcess} process whose ID Process is {(setup.ServerPid is { } pid ? pid.ToString(CultureInfo.InvariantCulture) : "the server's pid (the only one of that name when the pid is unknown)")}, each sample (pdh.csv, series.csv)")
                 : new(Name, "PDH counters: not run (" + remote + ")", CollectorStatus.Skipped, remote),
         ];
     }
@@ -33,6 +33,6 @@ public sealed class PdhModule : IOsCollectorModule
     // Linux captures read /proc instead; this catalog is Windows', but a test may ask it anywhere.
     public IEnumerable<ICollector> Create(IReadOnlyList<CollectorChoice> choices, PhaseContext phase, OsSetup setup) =>
         choices.Select(c => !c.Runs ? c.NotRun()
-            : OperatingSystem.IsWindows() ? new PdhCounterCollector(setup.ServerProcess)
+            : OperatingSystem.IsWindows() ? new PdhCounterCollector(setup.ServerProcess, setup.ServerPid)
             : (ICollector)new NotRunCollector(Name, CollectorStatus.Skipped, "PDH counters need Windows"));
 }

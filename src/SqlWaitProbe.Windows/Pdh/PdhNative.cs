@@ -30,6 +30,23 @@ internal static class PdhNative
         public double DoubleValue;
     }
 
+    /// <summary>The buffer given is too small (<c>PDH_MORE_DATA</c>); the size needed is returned.</summary>
+    public const uint PdhMoreData = 0x8000_07D2;
+
+    /// <summary>One instance's formatted value (<c>PDH_FMT_COUNTERVALUE_ITEM_W</c>).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PdhFmtCounterValueItem
+    {
+        /// <summary>The instance name (points into the same buffer).</summary>
+        public IntPtr Name;
+
+        /// <summary>The value.</summary>
+        public PdhFmtCounterValue Value;
+    }
+
+    [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
+    public static extern uint PdhGetFormattedCounterArrayW(IntPtr counter, uint format, ref uint bufferSize, out uint itemCount, IntPtr itemBuffer);
+
     [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
     public static extern uint PdhOpenQueryW(string? dataSource, IntPtr userData, out IntPtr query);
 

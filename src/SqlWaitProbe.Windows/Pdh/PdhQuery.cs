@@ -11,8 +11,13 @@ public sealed class PdhQuery : IDisposable
     private readonly IntPtr[] _counters;
     private IntPtr _query;
 
-    /// <summary>Opens the query and adds every counter; a counter PDH rejects reads as missing and is listed in <see cref="Rejected"/>.</summary>
-    public PdhQuery(IReadOnlyList<string> counterPaths)
+    private readonly IntPtr[] _arrays;
+
+    /// <summary>
+    /// Opens the query and adds every counter; a counter PDH rejects reads as missing and is listed in <see cref="Rejected"/>.
+    /// <paramref name="arrayPaths"/> are wildcard counters read instance by instance (<see cref="ReadArrays"/>).
+    /// </summary>
+    public PdhQuery(IReadOnlyList<string> counterPaths, IReadOnlyList<string>? arrayPaths = null)
     {
         ArgumentNullException.ThrowIfNull(counterPaths);
         var status = PdhNative.PdhOpenQueryW(null, IntPtr.Zero, out _query);
@@ -33,7 +38,69 @@ public sealed class PdhQuery : IDisposable
             }
         }
 
+        ArrayCounters = arrayPaths ?? [];
+        _arrays = new IntPtr[ArrayCounters.Count];
+        for (var i = 0; i < ArrayCounters.Count; i++)
+        {
+            if (PdhNative.PdhAddEnglishCounterW(_query, ArrayCounters[i], IntPtr.Zero, out _arrays[i]) != 0)
+            {
+                _arrays[i] = IntPtr.Zero;
+                rejected.Add(ArrayCounters[i]);
+            }
+        }
+
         Rejected = rejected;
+    }
+
+    /// <summary>The wildcard counters, in the order <see cref="ReadArrays"/> returns them.</summary>
+    public IReadOnlyList<string> ArrayCounters { get; }
+
+    /// <summary>Each wildcard counter's instances and values in the last sample (empty where PDH gave none).</summary>
+    public IReadOnlyList<PdhInstanceValue>[] ReadArrays()
+    {
+        var result = new IReadOnlyList<PdhInstanceValue>[_arrays.Length];
+        for (var i = 0; i < _arrays.Length; i++)
+        {
+            result[i] = _arrays[i] == IntPtr.Zero ? [] : ReadArray(_arrays[i]);
+        }
+
+        return result;
+    }
+
+    private static List<PdhInstanceValue> ReadArray(IntPtr counter)
+    {
+        const uint format = PdhNative.PdhFmtDouble | PdhNative.PdhFmtNoCap100;
+        var items = new List<PdhInstanceValue>();
+        uint size = 0;
+        var status = PdhNative.PdhGetFormattedCounterArrayW(counter, format, ref size, out _, IntPtr.Zero);
+        if (status != PdhNative.PdhMoreData || size == 0)
+        {
+            return items;
+        }
+
+        var buffer = System.Runtime.InteropServices.Marshal.AllocHGlobal((int)size);
+        try
+        {
+            if (PdhNative.PdhGetFormattedCounterArrayW(counter, format, ref size, out var count, buffer) != 0)
+            {
+                return items;
+            }
+
+            var stride = System.Runtime.InteropServices.Marshal.SizeOf<PdhNative.PdhFmtCounterValueItem>();
+            for (var i = 0; i < count; i++)
+            {
+                var item = System.Runtime.InteropServices.Marshal.PtrToStructure<PdhNative.PdhFmtCounterValueItem>(buffer + (i * stride));
+                var name = System.Runtime.InteropServices.Marshal.PtrToStringUni(item.Name) ?? "";
+                var valid = item.Value.CStatus is PdhNative.PdhCstatusValidData or PdhNative.PdhCstatusNewData;
+                items.Add(new PdhInstanceValue(name, valid ? item.Value.DoubleValue : null));
+            }
+        }
+        finally
+        {
+            System.Runtime.InteropServices.Marshal.FreeHGlobal(buffer);
+        }
+
+        return items;
     }
 
     /// <summary>The counter paths, in column order.</summary>

@@ -14,7 +14,11 @@ namespace SqlWaitProbe.Windows.Symbols;
 [SupportedOSPlatform("windows")]
 public sealed class PdbSymbolLookup(SymbolOptions options, IProgress<string> progress) : IDisposable
 {
-    private readonly SymbolReader _reader = new(TextWriter.Null, options.SymbolPath) { Options = options.ReaderOptions };
+    // One request that hangs must not take TraceEvent's default minute; the whole lookup has its own budget besides.
+    private readonly SymbolReader _reader = new(TextWriter.Null, options.SymbolPath) { Options = options.ReaderOptions, ServerTimeout = RequestTimeout };
+
+    /// <summary>The longest one symbol-server request may take.</summary>
+    public static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(15);
     private readonly Dictionary<(Guid Signature, int Age), NativeSymbolModule> _pdbs = [];
     private readonly Dictionary<(Guid, int, ulong), string?> _names = [];
 
