@@ -4,7 +4,7 @@
 # the perf it ran, from /usr/bin/time), the CPU the server spent on the watch's connections (the postmaster's reaped
 # children before and after, every probe connection having closed by then) and the most disk the ring held (du every
 # 2 s). Prints each figure and its rate per hour. Run it several times; figures on a shared machine vary.
-# Usage: bench/watch-cost.sh [seconds] [keep] [extra probe options...]
+# Usage: [ACTIVE=1] bench/watch-cost.sh [seconds] [keep] [extra probe options...]
 set -euo pipefail
 seconds=${1:-180}
 keep=${2:-30s}
@@ -19,8 +19,16 @@ server_ticks() {
   awk '{print $16 + $17}' "/proc/$pm/stat"
 }
 
-# One idle session of the watched application, as a connection pool would hold.
-"${run_as[@]}" env PGAPPNAME=watched "$bin/psql" -X -q -h "$work" -p "$port" -U postgres -d postgres -c "SELECT pg_sleep($seconds + 30)" >/dev/null 2>&1 &
+# One idle session of the watched application, as a connection pool would hold: psql connected and waiting for its
+# input, so the backend is idle (a session in pg_sleep would be active and keep the samplers at their fast interval).
+# ACTIVE=1 holds it in pg_sleep instead, the cost of watching a session that is always in a statement.
+if [ "${ACTIVE:-0}" = 1 ]; then
+  "${run_as[@]}" env PGAPPNAME=watched "$bin/psql" -X -q -h "$work" -p "$port" -U postgres -d postgres -c "SELECT pg_sleep($seconds + 30)" >/dev/null 2>&1 &
+else
+  mkfifo "$work/idle.in"
+  "${run_as[@]}" env PGAPPNAME=watched "$bin/psql" -X -q -h "$work" -p "$port" -U postgres -d postgres <"$work/idle.in" >/dev/null 2>&1 &
+  exec 7>"$work/idle.in"   # held open until the end: psql waits for a statement that never comes
+fi
 idle=$!
 sleep 1
 
@@ -41,6 +49,7 @@ kill -TERM "$(pgrep -P "$pid" | head -1)"
 wait "$pid" || true
 sleep 1
 after=$(server_ticks)
+exec 7>&- 2>/dev/null || true
 kill "$idle" 2>/dev/null || true
 
 hz=$(getconf CLK_TCK)

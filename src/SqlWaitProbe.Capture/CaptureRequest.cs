@@ -60,6 +60,9 @@ public sealed record CaptureRequest
     /// <summary>Why the caller cancelled the capture (<c>ctrl-c</c>, <c>sigterm</c>) when it handles signals itself.</summary>
     public Func<string?>? StopReason { get; init; }
 
+    /// <summary>The watch's hold on this capture when it is one of a watch's ring windows (sampling pace, thrown away); null otherwise.</summary>
+    public RingWindow? Ring { get; init; }
+
     /// <summary>What fired a watch's dump, read when the capture ends and written into its manifest; null for a capture.</summary>
     public Func<BundleTrigger?>? Trigger { get; init; }
 

@@ -149,7 +149,12 @@ public static class CaptureSession
                     manifest.Update(m => m with { Options = Merged(m.Options, window.ManifestOptions) });
                 }
 
-                var phase = new PhaseContext(PhaseNames.Attach, 0, writer.Root, window.Sessions);
+                if (request.Ring is { } ring)
+                {
+                    manifest.Update(m => m with { Options = Merged(m.Options, new Dictionary<string, string> { [RingWindow.ManifestOption] = ring.Describe(TimeSpan.FromMilliseconds(10)) }) });
+                }
+
+                var phase = new PhaseContext(PhaseNames.Attach, 0, writer.Root, window.Sessions) { Ring = request.Ring };
                 await AttachPhase.RunAsync(phase, Collectors(phase), request.Plan.Duration ?? TimeSpan.FromSeconds(30), manifest, progress, window.Watching, engine.RedactMessage, token, request.EndWindow);
             }
 

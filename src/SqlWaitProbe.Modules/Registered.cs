@@ -1,4 +1,5 @@
 using SqlWaitProbe.Analysis;
+using SqlWaitProbe.Analysis.Watch;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Options;
@@ -28,10 +29,13 @@ public static class Registered
         ? new(WindowsCollectors.All, [.. LinuxCollectors.All.SelectMany(m => m.Options)])
         : new(LinuxCollectors.All, [.. WindowsCollectors.All.SelectMany(m => m.Options)]);
 
-    /// <summary>What the analysis of a bundle takes from the registered modules.</summary>
+    /// <summary>
+    /// What the analysis of a bundle takes from the registered modules; the watch's trigger section reads the manifest
+    /// of a dump, not a collector's file, and is registered beside them.
+    /// </summary>
     public static AnalysisModules Analysis { get; } = new(
         Engines,
-        [.. LinuxCollectors.All.Concat(WindowsCollectors.All).Concat(Engines.SelectMany(e => e.Collectors)).OfType<IAnalysisModule>()]);
+        [.. LinuxCollectors.All.Concat(WindowsCollectors.All).Concat(Engines.SelectMany(e => e.Collectors)).OfType<IAnalysisModule>(), new WatchTriggerModule()]);
 
     /// <summary>Redaction rules of every registered engine together: a bundle may name another engine's words.</summary>
     public static RedactionRules Redaction { get; } = Engines.Select(e => e.Redaction).Aggregate(new RedactionRules(), (all, one) => all.Merge(one));

@@ -58,6 +58,11 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         var report = File.ReadAllText(Path.Combine(dump, "report", "report.md"));
         Assert.Contains("Lock:", report);
         Assert.Matches(@"In attach, Lock:\w+ is \d+% of the wait time", report);
+        Assert.Contains("## Watch trigger", report);
+        Assert.Contains($"`wait:Lock>30%` fired at {trigger.FiredUtc:yyyy-MM-ddTHH:mm:ss}Z (UTC): {trigger.Value.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}% against its threshold of 30%", report);
+        Assert.Matches(@"The dump keeps \d+(\.\d)? s before it \(--keep 10 s\) and \d+(\.\d)? s after it \(--after 3 s\)", report);
+        var sampling = Assert.Contains(Core.Collectors.RingWindow.ManifestOption, (IDictionary<string, string>)m.Options.ToDictionary());
+        Assert.Contains("every 100 ms while every watched session is idle", sampling);
 
         // Nothing of the watch is left: no ring, no lock, no perf of its windows.
         Assert.False(Directory.Exists(Path.Combine(dir, ".ring")));
@@ -171,6 +176,88 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         Assert.Contains("reconnected to the server after", stderr);
         Assert.True(stderr.Contains("watch ended (sigterm)", StringComparison.Ordinal), stderr);
         Assert.Empty(Directory.GetDirectories(dir, "dump-*"));
+    }
+
+    [Fact]
+    public async Task A_quiet_watch_over_many_windows_stays_within_its_disk_budget_deletes_each_window_as_it_ages_out_and_leaves_nothing_in_temp()
+    {
+        const int budgetMegabytes = 16;
+        var dir = Path.Combine(TestData.TempFolder(), "watch");
+        // A temp folder of the watch's own: perf's data and the run folders live under it while the watch runs.
+        var temp = TestData.TempFolder("probe-watch-temp");
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(temp, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+
+        using var probe = ProbeProcess.Start(new Dictionary<string, string> { ["TMPDIR"] = temp }, "watch", "--engine", "postgres", "--server", _pg.ConnectionString,
+            "--application", "quiet", "--keep", "5s", "--after", "1s", "--trigger", "latency>60s", "--disk-budget-mb", budgetMegabytes.ToString(System.Globalization.CultureInfo.InvariantCulture), "-o", dir);
+        var ring = Path.Combine(dir, ".ring");
+        var seen = new SortedSet<int>();
+        var mostAtOnce = 0;
+        long largest = 0;
+        var waited = Stopwatch.StartNew();
+        try
+        {
+            // Seven windows: each of the first five must have aged out (been deleted) by the time the seventh runs.
+            while (!seen.Contains(7))
+            {
+                Assert.True(waited.Elapsed < TimeSpan.FromSeconds(150), $"windows seen: {string.Join(", ", seen)}\n{(File.Exists(Path.Combine(dir, "probe.log")) ? ReadShared(Path.Combine(dir, "probe.log")) : "(no log)")}");
+                var windows = Directory.Exists(ring) ? Directory.GetDirectories(ring, "w-*") : [];
+                foreach (var w in windows)
+                {
+                    seen.Add(int.Parse(Path.GetFileName(w)[2..], System.Globalization.CultureInfo.InvariantCulture));
+                }
+
+                mostAtOnce = Math.Max(mostAtOnce, windows.Length);
+                largest = Math.Max(largest, FolderBytes(dir));
+                await Task.Delay(250);
+            }
+
+            var left = Directory.GetDirectories(ring, "w-*").Select(w => int.Parse(Path.GetFileName(w)[2..], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+            Assert.True(left.All(n => n >= 5), $"windows still in the ring when the seventh runs: {string.Join(", ", left)}");
+        }
+        finally
+        {
+            Kill(probe.Id, 15);
+        }
+
+        var (exit, stdout, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(60));
+        Assert.True(exit == 130, $"exit {exit}\n{stderr}");
+        Assert.DoesNotContain("   at ", stderr);
+        Assert.Contains("watch ended (sigterm): 0 dumps written", stderr);
+        Assert.DoesNotContain("dump:", stdout);
+        Assert.InRange(mostAtOnce, 1, 3);
+        Assert.True(largest < budgetMegabytes * 1024L * 1024, $"the output folder held {largest / 1024.0 / 1024:0.0} MB, over the {budgetMegabytes} MB budget");
+
+        // Only the log is left of a watch that dumped nothing, and nothing at all in its temp folder.
+        Assert.Equal(["probe.log"], Directory.EnumerateFileSystemEntries(dir).Select(e => Path.GetFileName(e)).ToArray());
+        var leftInTemp = Directory.EnumerateFiles(temp, "*", SearchOption.AllDirectories).ToList();
+        Assert.True(leftInTemp.Count == 0, "left in temp: " + string.Join(", ", leftInTemp));
+        Directory.Delete(temp, recursive: true);
+    }
+
+    private static long FolderBytes(string folder)
+    {
+        try
+        {
+            return new DirectoryInfo(folder).EnumerateFiles("*", new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true }).Sum(f =>
+            {
+                try
+                {
+                    return f.Length;
+                }
+                catch (FileNotFoundException)
+                {
+                    return 0;
+                }
+            });
+        }
+        catch (Exception e) when (e is DirectoryNotFoundException or FileNotFoundException)
+        {
+            // A window deleted while it was being listed.
+            return 0;
+        }
     }
 
     private static async Task WaitForLogAsync(string dir, string text)

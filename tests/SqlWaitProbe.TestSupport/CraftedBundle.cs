@@ -19,6 +19,7 @@ public sealed class CraftedBundle
     private readonly Dictionary<string, StringBuilder> _files = new(StringComparer.Ordinal);
     private string _status = BundleStatus.Complete;
     private string? _reason;
+    private BundleTrigger? _trigger;
 
     /// <summary>Starts a bundle for an engine and its server process name.</summary>
     public CraftedBundle(string engine = "sqlserver", string serverProcess = "sqlservr", string workload = "hashbytes", string host = "dbhost01")
@@ -162,6 +163,14 @@ public sealed class CraftedBundle
         return this;
     }
 
+    /// <summary>Makes the bundle a <c>probe watch</c> dump: <paramref name="trigger"/> fired <paramref name="secondsIn"/> s after the first phase began.</summary>
+    public CraftedBundle Trigger(BundleTrigger trigger, double secondsIn)
+    {
+        ArgumentNullException.ThrowIfNull(trigger);
+        _trigger = trigger with { FiredUtc = Start.AddSeconds(secondsIn) };
+        return this;
+    }
+
     /// <summary>Marks the capture as not complete.</summary>
     public CraftedBundle Status(string status, string? reason)
     {
@@ -231,6 +240,7 @@ public sealed class CraftedBundle
             Collectors = _collectors,
             Status = _status,
             Reason = _reason,
+            Trigger = _trigger,
             StartUtc = Start,
             EndUtc = end,
         }, hashFiles: true);

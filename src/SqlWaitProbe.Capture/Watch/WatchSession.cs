@@ -22,6 +22,13 @@ public sealed class WatchSession
     /// <summary>How often a lost server is tried again.</summary>
     public static readonly TimeSpan ReconnectEvery = TimeSpan.FromSeconds(2);
 
+    /// <summary>The longest a window of <paramref name="settings"/> runs: twice --keep, then --after, with 30 s to spare.</summary>
+    public static TimeSpan WindowLimit(WatchSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return 2 * settings.Keep + settings.After + TimeSpan.FromSeconds(30);
+    }
+
     /// <summary>The ring's folder name inside the output folder.</summary>
     public const string RingFolder = ".ring";
 
@@ -124,6 +131,7 @@ public sealed class WatchSession
         {
             await loop.StopAsync();
             _stopReason ??= stopReason() ?? "ctrl-c";
+            MarkUnchosenDiscarded();
             await windowsStop.CancelAsync();
             await DisposeQuietly(_monitor);
             await DrainAsync();
@@ -219,9 +227,9 @@ public sealed class WatchSession
     {
         var number = ++_windowNumber;
         var folder = Path.Combine(_settings.Output, RingFolder, "w-" + number.ToString(CultureInfo.InvariantCulture));
-        var longest = 2 * _settings.Keep + _settings.After + TimeSpan.FromSeconds(30);
-        var window = new WatchWindow(number, folder, DateTime.UtcNow);
-        window.Request = _host.WindowRequest(folder, longest, window.End.Token, () => Trigger(window), () => _stopReason ?? _signalReason?.Invoke());
+        var longest = WindowLimit(_settings);
+        var window = new WatchWindow(number, folder, DateTime.UtcNow, _settings.IdleSampleInterval);
+        window.Request = _host.WindowRequest(folder, longest, window.End.Token, () => Trigger(window), () => _stopReason ?? _signalReason?.Invoke()) with { Ring = window.Ring };
         var request = window.Request;
         var opened = window;
         var progress = new Progress<string>(line =>
@@ -306,6 +314,7 @@ public sealed class WatchSession
 
         _lastRefusal = null;
         window!.Firing = firing;
+        window.Ring.Chosen = true;
         window.EndDueUtc = firing.Utc + _settings.After;
         _chosen++;
         if (!manual)
@@ -411,13 +420,20 @@ public sealed class WatchSession
             all = [.. _windows];
         }
 
-        foreach (var w in all.Where(w => w.Firing is null))
-        {
-            w.Discarding = true;
-        }
-
+        MarkUnchosenDiscarded();
         await Task.WhenAll(all.Select(w => w.Run ?? Task.FromResult<CaptureOutcome>(null!)).Select(t => t.ContinueWith(_ => { }, TaskScheduler.Default)));
         await CollectAsync(CancellationToken.None);
+    }
+
+    private void MarkUnchosenDiscarded()
+    {
+        lock (_windows)
+        {
+            foreach (var w in _windows.Where(w => w.Firing is null))
+            {
+                w.Discarding = true;
+            }
+        }
     }
 
     private static void ClearRing(string ring)

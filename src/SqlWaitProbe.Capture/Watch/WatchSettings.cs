@@ -28,4 +28,7 @@ public sealed record WatchSettings
 
     /// <summary>How often the triggers' poll runs.</summary>
     public TimeSpan PollInterval { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>The windows' session samplers' interval while every watched session is idle and no trigger has fired.</summary>
+    public TimeSpan IdleSampleInterval { get; init; } = Core.Collectors.RingWindow.DefaultIdleInterval;
 }

@@ -1,3 +1,4 @@
+using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Watch;
 
 namespace SqlWaitProbe.Capture.Watch;
@@ -6,8 +7,11 @@ namespace SqlWaitProbe.Capture.Watch;
 /// One attach window of a watch: an ordinary attach capture into the ring that is either ended and thrown away once a
 /// newer window holds <c>--keep</c> on its own, or chosen by a trigger, ended <c>--after</c> it and kept as a dump.
 /// </summary>
-internal sealed class WatchWindow(int number, string folder, DateTime launchedUtc)
+internal sealed class WatchWindow(int number, string folder, DateTime launchedUtc, TimeSpan idleSampleInterval)
 {
+    /// <summary>What its collectors read of the watch: how fast to sample, whether it is thrown away.</summary>
+    public RingWindow Ring { get; } = new(idleSampleInterval);
+
     /// <summary>Its number in this watch, from 1.</summary>
     public int Number { get; } = number;
 
@@ -35,6 +39,10 @@ internal sealed class WatchWindow(int number, string folder, DateTime launchedUt
     /// <summary>The capture, running or done.</summary>
     public Task<CaptureOutcome>? Run { get; set; }
 
-    /// <summary>True once ended to be thrown away.</summary>
-    public bool Discarding { get; set; }
+    /// <summary>True once ended to be thrown away; its collectors then convert nothing.</summary>
+    public bool Discarding
+    {
+        get => Ring.Discarded;
+        set => Ring.Discarded = value;
+    }
 }

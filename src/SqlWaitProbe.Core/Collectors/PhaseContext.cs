@@ -54,6 +54,9 @@ public sealed class PhaseContext
     /// </summary>
     public TimeSpan FinishWithin { get; set; } = TimeSpan.FromMinutes(2);
 
+    /// <summary>The watch's hold on this window when it is one of a watch's ring, else null (a capture of its own).</summary>
+    public RingWindow? Ring { get; init; }
+
     /// <summary>Per-second series collectors add to; the runner writes them to <c>series.csv</c>.</summary>
     public PhaseSeries Series { get; } = new();
 

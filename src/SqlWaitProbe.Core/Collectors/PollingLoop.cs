@@ -34,6 +34,17 @@ public sealed class PollingLoop
     public static PollingLoop Start(string what, TimeSpan interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool>? lostPoll = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(poll);
+        return Start(what, () => interval, poll, lostPoll, cancellationToken);
+    }
+
+    /// <summary>
+    /// As <see cref="Start(string, TimeSpan, Func{CancellationToken, Task{bool}}, Func{Exception, bool}?, CancellationToken)"/>,
+    /// at an interval read again after each poll (a watch's sampler slows down while nothing happens).
+    /// </summary>
+    public static PollingLoop Start(string what, Func<TimeSpan> interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool>? lostPoll = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(interval);
+        ArgumentNullException.ThrowIfNull(poll);
         var loop = new PollingLoop(what, cancellationToken);
         loop._task = loop.RunAsync(interval, poll, lostPoll ?? (static _ => false), loop._stop.Token);
         return loop;
@@ -73,11 +84,16 @@ public sealed class PollingLoop
         _stop.Dispose();
     }
 
-    private async Task RunAsync(TimeSpan interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
+    private async Task RunAsync(Func<TimeSpan> interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
     {
-        using var timer = new PeriodicTimer(interval);
+        using var timer = new PeriodicTimer(interval());
         while (await timer.WaitForNextTickAsync(cancellationToken))
         {
+            if (interval() is var next && next != timer.Period)
+            {
+                timer.Period = next;
+            }
+
             try
             {
                 if (!await poll(cancellationToken))

@@ -93,11 +93,14 @@ public sealed partial record TriggerSpec
     }
 
     /// <summary>A figure of this trigger's kind with its unit, e.g. <c>42.5%</c>, <c>12.3 s</c>, <c>870 ms</c>.</summary>
-    public string Describe(double value) => Unit switch
+    public string Describe(double value) => Figure(value, Unit);
+
+    /// <summary>A trigger's figure in <paramref name="unit"/> as the console and the report print it (one format for both).</summary>
+    public static string Figure(double value, string unit) => unit switch
     {
         "%" => value.ToString("0.#", CultureInfo.InvariantCulture) + "%",
         "" => "",
-        _ => value.ToString("0.###", CultureInfo.InvariantCulture) + " " + Unit,
+        _ => value.ToString("0.###", CultureInfo.InvariantCulture) + " " + unit,
     };
 
     private static TriggerSpec Share(string text, TriggerKind kind, double value, string unit, string? name)

@@ -138,6 +138,11 @@ public sealed class OffCpuCollector : ICollector
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
 
+        if (phase.Ring is { Discarded: true })
+        {
+            return await PerfRecord.PerfRecordCollector.DiscardAsync(_perf, _child, null, Name);
+        }
+
         try
         {
             var stoppedItself = _perf.HasExited;

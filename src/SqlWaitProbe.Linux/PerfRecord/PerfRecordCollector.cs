@@ -87,6 +87,11 @@ public sealed class PerfRecordCollector : ICollector
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "not started");
         }
 
+        if (phase.Ring is { Discarded: true })
+        {
+            return await DiscardAsync(_perf, _child, _processes, Name);
+        }
+
         var seconds = _window.Elapsed.TotalSeconds;
         var stoppedItself = _perf.HasExited;
         try
@@ -134,6 +139,38 @@ public sealed class PerfRecordCollector : ICollector
 
             _child?.Finish();
             _perf.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Ends the perf of a window its watch throws away: killed, not interrupted, so perf skips its closing pass over the
+    /// data (build ids), and neither <c>perf script</c> nor the normaliser runs; the data file goes with the run folder.
+    /// </summary>
+    internal static async Task<CollectorOutcome> DiscardAsync(Process perf, PerfChild? child, Proc.ProcessTreeRecorder? processes, string name)
+    {
+        try
+        {
+            child?.Kill();
+            using var wait = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            try
+            {
+                await perf.WaitForExitAsync(wait.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                // Killed but not reaped in time: the process scope's record is gone, the kernel reaps it.
+            }
+
+            return new CollectorOutcome(name, CollectorStatus.Ok, 0, "window thrown away by the watch: not converted");
+        }
+        finally
+        {
+            if (processes is not null)
+            {
+                await processes.DisposeAsync();
+            }
+
+            perf.Dispose();
         }
     }
 

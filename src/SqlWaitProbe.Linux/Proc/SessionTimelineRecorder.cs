@@ -26,7 +26,7 @@ internal sealed class SessionTimelineRecorder
     /// </summary>
     public static readonly TimeSpan AttachInterval = TimeSpan.FromMilliseconds(10);
 
-    private readonly TimeSpan _interval;
+    private readonly Func<TimeSpan> _interval;
     private readonly List<(DateTime Utc, int Session, long CpuNs, long RunQueueNs)> _readings = [];
     private readonly LiveSessions _live;
     private readonly Dictionary<int, int> _backends = [];
@@ -35,6 +35,12 @@ internal sealed class SessionTimelineRecorder
     private IDisposable? _following;
 
     public SessionTimelineRecorder(LiveSessions live, TimeSpan interval)
+        : this(live, () => interval)
+    {
+    }
+
+    /// <summary>A recorder whose interval is read again after each reading (a watch's ring window slows down while its sessions idle).</summary>
+    public SessionTimelineRecorder(LiveSessions live, Func<TimeSpan> interval)
     {
         _live = live;
         _interval = interval;
@@ -57,7 +63,7 @@ internal sealed class SessionTimelineRecorder
         _loop = PollingLoop.Start("reading the backends' schedstat", _interval, _ =>
         {
             Read();
-            return Task.CompletedTask;
+            return Task.FromResult(true);
         });
         return true;
     }

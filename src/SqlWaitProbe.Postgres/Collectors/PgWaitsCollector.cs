@@ -44,6 +44,9 @@ public sealed class PgWaitsCollector : ICollector
     private readonly PostgresSessionFilter? _attach;
     private BackendActivity? _states;
     private DateTime _lastPollUtc;
+    private RingWindow? _ring;
+    private long _lateInRing;
+    private DateTime _lastTick;
 
     /// <summary>
     /// Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created,
@@ -146,8 +149,12 @@ public sealed class PgWaitsCollector : ICollector
         }
 
         _poll = poll;
+        _ring = phase.Ring;
         _watch = Stopwatch.StartNew();
-        _loop = PollingLoop.Start("polling pg_stat_activity", ActivityInterval, PollActivityAsync);
+        _lastTick = DateTime.UtcNow;
+        _loop = _ring is { } ring
+            ? PollingLoop.Start("polling pg_stat_activity", () => ring.Interval(ActivityInterval), PollActivityAsync)
+            : PollingLoop.Start("polling pg_stat_activity", ActivityInterval, PollActivityAsync);
     }
 
     /// <inheritdoc />
@@ -239,6 +246,15 @@ public sealed class PgWaitsCollector : ICollector
                 var answered = DateTime.UtcNow;
                 utc = _rows.Count == 0 ? asked : utc < asked ? asked : utc > answered ? answered : utc;
                 Follow(utc, _rows);
+                if (_ring is { } ring)
+                {
+                    // A poll is late when it came more than twice the interval in force after the one before.
+                    var step = ring.Interval(ActivityInterval);
+                    var gap = asked - _lastTick;
+                    _lateInRing += gap > 2 * step ? (long)(gap / step) - 1 : 0;
+                    _lastTick = asked;
+                    ring.SessionsActive = _rows.Any(r => r.Watched && r.Row.State != "idle");
+                }
             }
 
             _lastPollUtc = utc;
@@ -256,9 +272,9 @@ public sealed class PgWaitsCollector : ICollector
     private void TallyActivity(TimeSpan elapsed)
     {
         // A poll with no poll around it stands for the actual mean interval between polls, not the nominal 10 ms.
-        _activity.SampleMs = _polls == 0 ? ActivityInterval.TotalMilliseconds : elapsed.TotalMilliseconds / _polls;
+        _activity.SampleMs = _polls == 0 ? (_ring?.Interval(ActivityInterval) ?? ActivityInterval).TotalMilliseconds : elapsed.TotalMilliseconds / _polls;
         var expected = (long)(elapsed.TotalMilliseconds / ActivityInterval.TotalMilliseconds);
-        _lateOrFailed = Math.Max(0, expected - _polls);
+        _lateOrFailed = _ring is null ? Math.Max(0, expected - _polls) : _lateInRing;
         if (_useWaitSampling)
         {
             return;

@@ -1,0 +1,64 @@
+using System.Globalization;
+
+namespace SqlWaitProbe.Core.Collectors;
+
+/// <summary>
+/// What a watch tells the collectors of one of its ring windows while it runs. An idle watch must cost little for
+/// hours, so the session samplers poll at <see cref="IdleInterval"/> while no watched session is active and no trigger
+/// has chosen the window, and at their own fast interval otherwise; a window the watch throws away converts nothing
+/// (no <c>perf script</c>, no stack normalising), since no one will read it.
+/// </summary>
+public sealed class RingWindow
+{
+    /// <summary>The samplers' interval while the watched sessions are all idle, unless a watch says otherwise.</summary>
+    public static readonly TimeSpan DefaultIdleInterval = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The manifest option that records how the window sampled.</summary>
+    public const string ManifestOption = "watch-sampling";
+
+    private volatile bool _sessionsActive;
+    private volatile bool _chosen;
+    private volatile bool _discarded;
+
+    /// <summary>A window sampling every <paramref name="idleInterval"/> while nothing happens.</summary>
+    public RingWindow(TimeSpan idleInterval)
+    {
+        if (idleInterval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(idleInterval), "the idle interval must be positive");
+        }
+
+        IdleInterval = idleInterval;
+    }
+
+    /// <summary>The samplers' interval while no watched session is active and no trigger has chosen the window.</summary>
+    public TimeSpan IdleInterval { get; }
+
+    /// <summary>Set by the engine's sampler at each poll: some watched session is in a statement or a transaction.</summary>
+    public bool SessionsActive
+    {
+        get => _sessionsActive;
+        set => _sessionsActive = value;
+    }
+
+    /// <summary>Set by the watch when a trigger chose this window as a dump: its <c>--after</c> part is sampled fast.</summary>
+    public bool Chosen
+    {
+        get => _chosen;
+        set => _chosen = value;
+    }
+
+    /// <summary>Set by the watch before it ends a window it will delete: the collectors skip their conversions.</summary>
+    public bool Discarded
+    {
+        get => _discarded;
+        set => _discarded = value;
+    }
+
+    /// <summary>The interval a sampler whose own is <paramref name="fast"/> polls at now.</summary>
+    public TimeSpan Interval(TimeSpan fast) => _chosen || _sessionsActive || IdleInterval <= fast ? fast : IdleInterval;
+
+    /// <summary>The manifest's words for how the window sampled, for a sampler whose own interval is <paramref name="fast"/>.</summary>
+    public string Describe(TimeSpan fast) => string.Create(CultureInfo.InvariantCulture,
+        $"session samplers every {IdleInterval.TotalMilliseconds:0} ms while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger");
+}
