@@ -52,6 +52,8 @@ public static class ProbeStatements
         yield return ("--offcpu on: worker thread of each session", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [new SqlStatement("worker threads of 2 sessions", WorkerThreadSampler.Query([51, 52]))]));
         yield return ("statement texts and plans", major => Task.FromResult(StatementReads(major)));
+        yield return ("probe watch: the triggers' poll", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
+            [.. AttachFilters().Select(f => new SqlStatement("watch poll" + Describe(f), Watch.SqlServerWatchMonitor.Query(new SessionFilter { SessionIds = f.SessionIds is null ? [] : [.. f.SessionIds.Split(',').Select(i => int.Parse(i, System.Globalization.CultureInfo.InvariantCulture))], Database = f.Database, Application = f.Application, Login = f.Login })))]));
         yield return ("probe check", major => Task.FromResult(SqlServerServerCheck.StatementsFor(major)));
         yield return ("probe cleanup --server", _ => Task.FromResult<IReadOnlyList<SqlStatement>>(
             [XeLeftoverCleaner.FindStatement(null), XeLeftoverCleaner.FindStatement(RunId), XeLeftoverCleaner.RemoveStatement($"probe_{RunId}_pages"), XeLeftoverCleaner.LocateStatement()]));

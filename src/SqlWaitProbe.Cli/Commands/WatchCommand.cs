@@ -22,7 +22,7 @@ public static class WatchCommand
     /// <summary>Capture options that make no sense for a watch: it always attaches, its windows' length and folders are its own.</summary>
     private static readonly HashSet<string> NotForWatch = new(StringComparer.Ordinal)
     {
-        "--attach", "--duration", "--workload", "--sql", "--threads", "--iterations", "--finish-within", "--no-baseline", "--scale", "--dry-run", "--force", "--yes", "--max-duration", "--no-analyze",
+        "--attach", "--duration", "--workload", "--sql", "--threads", "--iterations", "--finish-within", "--no-baseline", "--scale", "--force", "--yes", "--max-duration", "--no-analyze",
         "--proc", "--reset-server-state",
     };
 
@@ -52,13 +52,20 @@ public static class WatchCommand
 
             var output = options.Get(SessionOptions.Output)?.FullName
                 ?? Path.GetFullPath(Path.Combine("probe-runs", "watch-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)));
-            return CommandRunner.RunAsync(console, parse, ct, token => RunAsync(console, parse, options, output, token), output, () => Validate(console, options, output));
+            // One prompt for the whole watch: the check, the watch's poll and every later window take the same answer.
+            var secret = new RememberedSecret(console.IsInputRedirected ? null : prompt => ConsolePrompt.ReadSecret(console, prompt));
+            if (options.Get(CommonOptions.DryRun))
+            {
+                return CommandRunner.RunAsync(console, parse, ct, token => DryRunAsync(console, options, output, secret, token), null, () => Validate(options, output, secret));
+            }
+
+            return CommandRunner.RunAsync(console, parse, ct, token => RunAsync(console, parse, options, output, secret, token), output, () => Validate(options, output, secret));
         });
         return command;
     }
 
     /// <summary>Everything a watch refuses, before its folder or log exists: one line and exit 2.</summary>
-    private static void Validate(IProbeConsole console, OptionValues options, string output)
+    private static void Validate(OptionValues options, string output, RememberedSecret secret)
     {
         if (string.IsNullOrWhiteSpace(options.Get(Core.Engines.CommonOptions.Server)))
         {
@@ -66,7 +73,7 @@ public static class WatchCommand
         }
 
         var values = WatchWindows.ForWindow(options, Path.Combine(output, WatchSession.RingFolder, "w-0"), TimeSpan.FromMinutes(1));
-        var engine = EngineCatalog.Create(values, console, Core.Runtime.RunScope.NewCapture());
+        var engine = EngineCatalog.Create(values, new EngineContext(secret.Read, Core.Runtime.RunScope.NewCapture()));
         if (engine is not IWatchableEngine watchable)
         {
             throw new BadInputException($"--engine {engine.Name} cannot watch yet; use --engine postgres");
@@ -84,11 +91,11 @@ public static class WatchCommand
         }
     }
 
-    private static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, OptionValues options, string output, CancellationToken token)
+    private static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, OptionValues options, string output, RememberedSecret secret, CancellationToken token)
     {
         var verbose = parse.GetValue(GlobalOptions.Verbose);
         var values = WatchWindows.ForWindow(options, Path.Combine(output, WatchSession.RingFolder, "w-0"), TimeSpan.FromMinutes(1));
-        var engine = EngineCatalog.Create(values, console, Core.Runtime.RunScope.NewCapture());
+        var engine = EngineCatalog.Create(values, new EngineContext(secret.Read, Core.Runtime.RunScope.NewCapture()));
         var watchable = (IWatchableEngine)engine;
         var settings = WatchOptions.Read(options, watchable, output);
         if (settings.Triggers.Count == 0)
@@ -101,10 +108,29 @@ public static class WatchCommand
         using var signals = CaptureSignals.Begin(console.Error, () => session?.KillAll());
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(token, signals.Token);
         // Renewed once the watch runs: by then the command line has registered its own handler, which must come second.
-        session = new WatchSession(settings, watchable, new WatchWindows(options, console, verbose), progress, d => Dumped(console, d)) { Started = signals.Renew };
+        session = new WatchSession(settings, watchable, new WatchWindows(options, console, verbose, secret), progress, d => Dumped(console, d)) { Started = signals.Renew };
         var outcome = await session.RunAsync(() => signals.Reason, stop.Token);
         Line(console, $"watch ended ({outcome.Reason}): {Figures.Count(outcome.Dumps.Count, "dump")} written into {output}");
         return outcome.Reason is "ctrl-c" or "sigterm" ? (int)ExitCode.Interrupted : (int)ExitCode.Success;
+    }
+
+    /// <summary>What the watch would send, nothing sent or written: the triggers' poll and one window's attach capture.</summary>
+    private static async Task<int> DryRunAsync(IProbeConsole console, OptionValues options, string output, RememberedSecret secret, CancellationToken token)
+    {
+        var probe = WatchWindows.ForWindow(options, Path.Combine(output, WatchSession.RingFolder, "w-0"), TimeSpan.FromMinutes(1));
+        var watchable = (IWatchableEngine)EngineCatalog.Create(probe, new EngineContext(secret.Read, Core.Runtime.RunScope.NewCapture()));
+        var settings = WatchOptions.Read(options, watchable, output);
+        var longest = WatchSession.WindowLimit(settings);
+        var window = EngineCatalog.Create(WatchWindows.ForWindow(options, Path.Combine(output, WatchSession.RingFolder, "w-1"), longest), new EngineContext(secret.Read, Core.Runtime.RunScope.NewCapture()));
+        var o = console.Out;
+        await o.WriteLineAsync($"-- probe watch --engine {window.Name} dry run: nothing was sent and nothing was written.");
+        await o.WriteLineAsync($"-- triggers: {(settings.Triggers.Count == 0 ? "none (dumps only when asked with probe watch --dump)" : string.Join(", ", settings.Triggers.Select(t => t.Text)))}; keeps {settings.Keep.TotalSeconds:0.#} s before a trigger and {settings.After.TotalSeconds:0.#} s after; dumps into {output}");
+        await o.WriteLineAsync($"-- the triggers' poll, every {settings.PollInterval.TotalMilliseconds:0} ms on one connection of its own:");
+        await o.WriteLineAsync(watchable.MonitorStatement());
+        await o.WriteLineAsync("GO");
+        await o.WriteLineAsync($"-- every {settings.Keep.TotalSeconds:0.#} s a new window opens: the attach capture below, ended once a newer one holds --keep (at most {longest.TotalSeconds:0} s)");
+        await window.WriteDryRunAsync(CapturePlan.ForAttach(longest), o, token);
+        return (int)ExitCode.Success;
     }
 
     private static void Dumped(IProbeConsole console, WatchDump dump)

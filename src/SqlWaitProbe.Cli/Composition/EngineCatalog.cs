@@ -37,8 +37,12 @@ public static class EngineCatalog
     /// The engine <paramref name="options"/> ask for, validated (passwords asked on <paramref name="console"/>); an option
     /// another engine owns, or that this one refuses, is one line and exit 2.
     /// </summary>
-    public static IEngine Create(OptionValues options, IProbeConsole console, RunScope scope)
+    public static IEngine Create(OptionValues options, IProbeConsole console, RunScope scope) => Create(options, Context(console, scope));
+
+    /// <summary>As <see cref="Create(OptionValues, IProbeConsole, RunScope)"/> with what the engine may ask given as <paramref name="context"/>.</summary>
+    public static IEngine Create(OptionValues options, EngineContext context)
     {
+        ArgumentNullException.ThrowIfNull(context);
         var engine = Find(options.Get(Engine));
         foreach (var (name, _) in options.Given)
         {
@@ -55,7 +59,7 @@ public static class EngineCatalog
             }
         }
 
-        return engine.Create(options, Context(console, scope));
+        return engine.Create(options, context);
     }
 
     /// <summary>What an engine may ask of the terminal (a password, unless input is redirected), and the run it belongs to.</summary>

@@ -17,7 +17,7 @@ namespace SqlWaitProbe.Cli.Composition;
 /// exactly as <c>probe capture --attach</c> builds one (same engine module, OS collectors and checks), and each dump
 /// analysed as a capture's bundle is.
 /// </summary>
-internal sealed class WatchWindows(OptionValues options, IProbeConsole console, bool verbose) : IWatchHost
+internal sealed class WatchWindows(OptionValues options, IProbeConsole console, bool verbose, RememberedSecret? secret = null) : IWatchHost
 {
     /// <summary>The options with attach mode set, as a window reads them.</summary>
     public static OptionValues ForWindow(OptionValues options, string folder, TimeSpan longest) => options
@@ -32,8 +32,9 @@ internal sealed class WatchWindows(OptionValues options, IProbeConsole console, 
         var values = ForWindow(options, folder, longest);
         var scope = RunScope.NewCapture();
 
-        // No prompt: a window opens unattended, long after the command started; the password comes as it did for the first.
-        var engine = EngineCatalog.Find(values.Get(EngineCatalog.Engine)).Create(values, new EngineContext(null, scope));
+        // A window opens unattended, long after the command started: a password typed at the start is given again from
+        // memory (the prompt was answered once), one from --password-env is read again.
+        var engine = EngineCatalog.Find(values.Get(EngineCatalog.Engine)).Create(values, new EngineContext(secret?.Read, scope));
         if (engine is IWatchableEngine watchable)
         {
             watchable.OpenWhenNoneMatch = true;

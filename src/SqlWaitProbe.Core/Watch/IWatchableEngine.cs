@@ -13,6 +13,9 @@ public interface IWatchableEngine
     /// <summary>Opens the poll of the sessions the attach filters match; throws an environment problem when the server cannot be reached.</summary>
     Task<IWatchMonitor> OpenMonitorAsync(CancellationToken cancellationToken);
 
+    /// <summary>The triggers' poll as it is sent, for the watch's dry run.</summary>
+    string MonitorStatement();
+
     /// <summary>When set, an attach window whose filters match no session now opens anyway and follows the sessions that come.</summary>
     bool OpenWhenNoneMatch { get; set; }
 }

@@ -208,7 +208,12 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
     }
 
     /// <inheritdoc />
-    public async Task<IWatchMonitor> OpenMonitorAsync(CancellationToken cancellationToken)
+    public string MonitorStatement() =>
+        // The poll reads pg_locks.waitstart from PostgreSQL 14 on (state_change before): a dry run knows no version and shows the newer.
+        PostgresWatchMonitor.Query(_settings.Attach ?? throw new InvalidOperationException("a watch attaches"), 140000);
+
+    /// <inheritdoc />
+        public async Task<IWatchMonitor> OpenMonitorAsync(CancellationToken cancellationToken)
     {
         var filter = _settings.Attach ?? throw new InvalidOperationException("a watch attaches");
         var server = _settings.Server ?? throw new InvalidOperationException("a watch needs --server");

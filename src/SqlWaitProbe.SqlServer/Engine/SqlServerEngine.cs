@@ -6,6 +6,9 @@ using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Workloads;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.Core.Watch;
+using SqlWaitProbe.SqlServer.Dmv;
+using SqlWaitProbe.SqlServer.Watch;
 
 namespace SqlWaitProbe.SqlServer.Engine;
 
@@ -14,7 +17,7 @@ namespace SqlWaitProbe.SqlServer.Engine;
 /// attach-mode filters (applied server-side); the engine-neutral session does the rest. XE sessions are dropped on
 /// success, error and Ctrl+C.
 /// </summary>
-public sealed class SqlServerEngine : IEngine
+public sealed class SqlServerEngine : IEngine, IWatchableEngine
 {
     private readonly SqlServerConnectionSettings _connection;
     private readonly SqlServerSettings _settings;
@@ -154,6 +157,42 @@ public sealed class SqlServerEngine : IEngine
     {
         // Nothing runs on this machine for SQL Server; XE sessions left on the server are found by 'probe cleanup --server'.
     }
+
+    /// <inheritdoc />
+    // A SQL Server attach window watches server-wide deltas and never refuses an empty filter: nothing to change.
+    public bool OpenWhenNoneMatch { get; set; }
+
+    /// <inheritdoc />
+    public string? CheckTrigger(TriggerSpec trigger)
+    {
+        ArgumentNullException.ThrowIfNull(trigger);
+        return trigger.Kind switch
+        {
+            TriggerKind.RunQueue => $"--trigger {trigger.Text}: SQL Server runs its sessions on threads of one process, so their run queue cannot be told apart here; use wait:SOS_SCHEDULER_YIELD>P% or cpu>P%",
+            TriggerKind.Cpu when !LooksLocal => $"--trigger {trigger.Text} measures this machine's CPUs, but the server is not on it; watch from the server's machine, or use wait, blocked or latency triggers",
+            TriggerKind.Wait when SqlServerWaitNames.Check(trigger.WaitName!) is { } error => $"--trigger {trigger.Text}: {error}",
+            _ => null,
+        };
+    }
+
+    /// <inheritdoc />
+    public string MonitorStatement() => SqlServerWatchMonitor.Query(WatchFilter());
+
+    /// <inheritdoc />
+    public async Task<IWatchMonitor> OpenMonitorAsync(CancellationToken cancellationToken)
+    {
+        var filter = WatchFilter();
+        // The factory turns a failed connection into one line of the environment's (exit 1), which a watch retries.
+        return await SqlServerWatchMonitor.OpenAsync(token => _factory.OpenAsync("master", pooling: false, token), filter, cancellationToken);
+    }
+
+    private SessionFilter WatchFilter() => new()
+    {
+        SessionIds = _settings.FilterSessionIds,
+        Database = _settings.FilterDatabase,
+        Application = _settings.FilterApplication,
+        Login = _settings.FilterLogin,
+    };
 
     private async Task<ISqlCommandSink> OpenAsync(string label, string? database, CancellationToken cancellationToken)
     {
