@@ -96,6 +96,43 @@ public sealed class ExperimentCommandTests
         Assert.Equal(new Dictionary<string, int> { ["1"] = 4, ["2"] = 3 }, perSession);
     }
 
+    [Fact]
+    public async Task A_variant_with_background_cpu_load_shows_its_sessions_waiting_in_the_run_queue()
+    {
+        // Known answer: 2 CPU-bound workload sessions on this 2-CPU machine, then the same beside 2 CPU-bound
+        // background sessions. Four runnable processes on two CPUs: each session waits for a CPU about half its time.
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "busy.yaml");
+        File.WriteAllText(file, """
+            engine: postgres
+            workload:
+              sql: SELECT count(*) FROM generate_series(1, 1500000)
+            threads: [2]
+            iterations: 12
+            variants:
+              - name: quiet
+              - name: busy
+                background:
+                  sessions: 2
+                  sql: SELECT count(*) FROM generate_series(1, 30000000)
+            """);
+        var dir = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(4), "experiment", file, "-o", dir, "--format", "json");
+        Assert.True(exit == 0, stderr + stdout);
+        Assert.Equal(2, CaptureBundle.ReadManifest(Path.Combine(dir, "busy", "manifest.json")).Experiment!.BackgroundSessionIds.Count);
+
+        using var comparison = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "comparison", "comparison.json")));
+        var ledger = comparison.RootElement.GetProperty("phases")[0].GetProperty("ledgerMsPerExecution").EnumerateArray().ToList();
+        double[] Row(string prefix) => ledger.Single(r => r.GetProperty("name").GetString()!.Contains(prefix, StringComparison.Ordinal))
+            .GetProperty("values").EnumerateArray().Select(v => v.ValueKind == JsonValueKind.Number ? v.GetDouble() : 0).ToArray();
+        var session = Row("session time");
+        var runQueue = Row("run queue");
+        var (quietShare, busyShare) = (runQueue[0] / session[0], runQueue[1] / session[1]);
+        Assert.True(busyShare >= 0.25, $"busy: {runQueue[1]:0.0} of {session[1]:0.0} ms per execution in the run queue ({busyShare:P0})");
+        Assert.True(busyShare > quietShare, $"run queue share busy {busyShare:P0} vs quiet {quietShare:P0}");
+        Assert.True(session[1] > session[0], $"session ms per execution busy {session[1]:0.0} vs quiet {session[0]:0.0}");
+    }
+
     [Theory]
     [InlineData("variants:\n  - name: a\n    settings:\n      work_mme: 64kB\n", 6, "unknown setting 'work_mme'")]
     [InlineData("variants:\n  - name: a\n  - name: a\n", 5, "two variants are named 'a'")]

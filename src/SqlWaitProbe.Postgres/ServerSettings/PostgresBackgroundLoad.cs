@@ -107,7 +107,8 @@ internal sealed class PostgresBackgroundLoad : IBackgroundLoad
 
                 Interlocked.Increment(ref _executions);
             }
-            catch (Exception e) when (e is NpgsqlException or InvalidOperationException)
+            // Npgsql reports the query its cancel request stopped as OperationCanceledException ("Query was cancelled").
+            catch (Exception e) when (e is NpgsqlException or InvalidOperationException or OperationCanceledException)
             {
                 if (token.IsCancellationRequested)
                 {
