@@ -6,7 +6,7 @@ namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>
 /// <c>probe experiment</c> on the embedded PostgreSQL: the README's work_mem experiment, whose answer is known by
-/// construction (a 64kB sort of 200,000 rows spills to temp files, a 256MB one never does), and bad experiment files.
+/// construction (a 64kB sort of 600,000 rows spills to temp files, a 256MB one never does), and bad experiment files.
 /// </summary>
 [Collection(KnownCasesCollection.Name)]
 public sealed class ExperimentCommandTests
@@ -21,7 +21,8 @@ public sealed class ExperimentCommandTests
         Assert.True(exit == 0, stderr + stdout);
         Assert.Contains("small: complete; ran with work_mem=64kB", stdout, StringComparison.Ordinal);
         Assert.Contains("large: complete; ran with work_mem=256MB", stdout, StringComparison.Ordinal);
-        Assert.Contains("IO:BufFileWrite", stdout, StringComparison.Ordinal);
+        // The screen lists the top findings only; the wait finding's rank among them varies from run to run, so it is
+        // checked in comparison.json below, and the screen must carry the spill (the answer) instead.
 
         // Each variant is an ordinary bundle whose manifest says which variant it is and what the server read back.
         var small = CaptureBundle.ReadManifest(Path.Combine(dir, "small", "manifest.json"));
