@@ -7,8 +7,9 @@ namespace SqlWaitProbe.Cli.Tests;
 /// <summary>
 /// The folder that holds the probe's private folder (TMPDIR, or the parent of SQLWAITPROBE_RUNTIME_DIR) is checked
 /// before it is used: it must exist, be absolute, and be a folder nobody but root and the user can change (or sticky,
-/// as /tmp is). A bad one is an environment problem (exit 1) with one line naming the variable; it used to be
-/// "internal error" (exit 70), and a TMPDIR another user owned was used as it was.
+/// as /tmp is). A bad one is an environment problem (exit 1) with one line naming the variable, said before anything
+/// is written; it used to be "internal error" (exit 70), a TMPDIR another user owned was used as it was, pack built a
+/// report into the bundle before failing, and capture began a bundle that only recorded the failure.
 /// </summary>
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
 public sealed class TemporaryFolderTests
@@ -35,7 +36,17 @@ public sealed class TemporaryFolderTests
             File.WriteAllText(tmpdir, "a file, not a folder");
         }
 
-        foreach (var args in new[] { new[] { "analyze", Zip.Value, "-o", Path.Combine(folder, "report") }, ["pack", Zip.Value, "--redact", "-o", Path.Combine(folder, "ticket.zip")] })
+        // A bundle folder without a report: pack would build one into it before reaching for its scratch folder.
+        var bundle = HostileCorpus.Healthy().Write(Path.Combine(folder, "bundle"));
+        var bundleBefore = Directory.GetFileSystemEntries(bundle, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal).ToList();
+        foreach (var args in new[]
+        {
+            new[] { "analyze", Zip.Value, "-o", Path.Combine(folder, "report") },
+            ["pack", Zip.Value, "--redact", "-o", Path.Combine(folder, "ticket.zip")],
+            ["pack", bundle, "-o", Path.Combine(folder, "ticket.zip")],
+            ["pack", bundle, "--redact", "-o", Path.Combine(folder, "ticket.zip")],
+            ["capture", "--engine", "postgres", "--workload", "hashbytes", "-o", Path.Combine(folder, "capture")],
+        })
         {
             using var probe = ProbeProcess.Start(new Dictionary<string, string> { ["TMPDIR"] = tmpdir }, args);
             var (exit, _, stderr) = await probe.WaitAsync(TimeSpan.FromSeconds(60));
@@ -47,6 +58,8 @@ public sealed class TemporaryFolderTests
             Assert.Single(stderr.Trim().Split('\n'), l => l.StartsWith("probe:", StringComparison.Ordinal));
             Assert.DoesNotContain("internal error", stderr);
             Assert.False(Directory.Exists(Path.Combine(folder, "report")) || File.Exists(Path.Combine(folder, "ticket.zip")));
+            Assert.False(Directory.Exists(Path.Combine(folder, "capture")), "a capture refused for its temporary folder begins no bundle");
+            Assert.Equal(bundleBefore, Directory.GetFileSystemEntries(bundle, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal));
         }
     }
 
@@ -56,7 +69,7 @@ public sealed class TemporaryFolderTests
     /// <c>sqlwaitprobe-UID</c> and its use. So such a TMPDIR is refused, and so is one under a folder another user
     /// owns, or one anybody may write to without the sticky bit.
     /// </summary>
-    [Fact]
+    [RootFact]
     public async Task A_temporary_folder_another_user_could_change_is_refused_and_left_untouched()
     {
         var folder = TestData.TempFolder("probe-tmpdir");

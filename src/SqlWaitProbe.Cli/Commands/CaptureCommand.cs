@@ -4,6 +4,7 @@ using SqlWaitProbe.Cli.Composition;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 
 namespace SqlWaitProbe.Cli.Commands;
 
@@ -33,6 +34,9 @@ public static class CaptureCommand
 
             // Before any prompt or progress line: a folder in the way is one line and nothing else.
             OutputPath.CheckCaptureFolder(request.Output, request.Force);
+            // The run folder for the server and perf is made later, in the middle of the capture: a temporary folder that
+            // cannot hold it is said now, before a bundle is begun that would only record the failure.
+            RuntimeFolder.Ensure(create: false);
             if (request.Engine.Confirmation is { } confirmation && !options.Get(SessionOptions.Yes))
             {
                 if (console.IsInputRedirected)

@@ -8,6 +8,7 @@ using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Engines;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Linux.PerfRecord;
 using SqlWaitProbe.Postgres.Embedded;
 
@@ -76,6 +77,9 @@ public static class DemoCommand
                 },
             };
             OutputPath.CheckCaptureFolder(request.Output, request.Force);
+            // The run folder for the server and perf is made later, in the middle of the capture: a temporary folder that
+            // cannot hold it is said now, before a bundle is begun that would only record the failure.
+            RuntimeFolder.Ensure(create: false);
             var outcome = await ProgressReporter.RunAsync(console, "demo: embedded PostgreSQL, hashbytes at 1 then 2 sessions",
                 progress => CaptureThenAnalyse.RunAsync(request, new CaptureLog(console, parse.GetValue(GlobalOptions.Verbose)), console.Error, progress, token),
                 plain: parse.GetValue(Format) == "json");

@@ -2,6 +2,7 @@ using System.CommandLine;
 using SqlWaitProbe.Cli.Infrastructure;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.Runtime;
 using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.Modules;
 using SqlWaitProbe.Reporting;
@@ -68,7 +69,14 @@ public static class PackCommand
 
             console.Out.WriteLine($"wrote {Path.GetFullPath(zip)} ({new FileInfo(zip).Length} bytes)");
             return (int)ExitCode.Success;
-        }, checkOutput: () => OutputPath.CheckFile(parse.GetValue(output)!, parse.GetValue(force), [parse.GetValue(bundleArg)!], devices: false)));
+        }, checkOutput: () =>
+        {
+            OutputPath.CheckFile(parse.GetValue(output)!, parse.GetValue(force), [parse.GetValue(bundleArg)!], devices: false);
+
+            // The zip is written in a scratch run folder: a temporary folder that cannot hold one is said before the
+            // report is built into the bundle, which would otherwise stay behind from a pack that wrote nothing.
+            RuntimeFolder.Ensure(create: false);
+        }));
         return command;
     }
 }

@@ -13,7 +13,8 @@ public static class CommandRunner
 {
     /// <summary>
     /// Wraps <paramref name="body"/>; <paramref name="logFolder"/> names the folder for <c>probe.log</c>, if any.
-    /// <paramref name="checkOutput"/> runs first, before the log folder is made, so a bad <c>-o</c> is one line and exit 2.
+    /// <paramref name="checkOutput"/> runs first, before the log folder is made, so a bad <c>-o</c> is one line and exit 2
+    /// (and a temporary folder the command could not use, exit 1).
     /// </summary>
     public static async Task<int> RunAsync(IProbeConsole console, ParseResult parse, CancellationToken cancellationToken, Func<CancellationToken, Task<int>> body, string? logFolder = null, Action? checkOutput = null)
     {
@@ -26,6 +27,11 @@ public static class CommandRunner
         {
             await console.Error.WriteLineAsync("probe: " + e.OneLine);
             return (int)ExitCode.BadInput;
+        }
+        catch (EnvironmentProblemException e)
+        {
+            await console.Error.WriteLineAsync("probe: " + e.OneLine);
+            return (int)ExitCode.Failure;
         }
 
         if (logFolder is not null)
