@@ -5,7 +5,7 @@ namespace SqlWaitProbe.Cli.Tests;
 /// <summary>
 /// A bundle's own text (workload, configuration, status reason) reaches the terminal without its escape sequences:
 /// OSC 52 would write the user's clipboard, OSC 0 set the window title and CSI 2J clear the screen. <c>compare</c>
-/// printed them raw in its labels.
+/// printed them raw in its labels, and report.md and compare.md held them as they were.
 /// </summary>
 public sealed class BundleTextOnScreenTests
 {
@@ -14,7 +14,7 @@ public sealed class BundleTextOnScreenTests
     private const string Clear = "\u001b[2J";
 
     [Fact]
-    public async Task Compare_and_analyze_print_a_bundles_escape_sequences_as_text()
+    public async Task Compare_and_analyze_print_and_write_a_bundles_escape_sequences_as_text()
     {
         var folder = TestData.TempFolder("probe-escapes");
         var a = Bundle("md5" + Clipboard, "8MB" + Title).Write(Path.Combine(folder, "a"));
@@ -30,7 +30,13 @@ public sealed class BundleTextOnScreenTests
         Assert.Contains("md5?]52;c;ZWNobyBwd25lZA==?", compare.Out);
         Assert.Contains("sha?[2J", compare.Out);
         Assert.Contains("ctrl-c?]0;pwned?", analyze.Out);
-        foreach (var text in new[] { compare.Out, compare.Err, analyze.Out, analyze.Err })
+        // report.md and compare.md are read with cat and less too: the same text, as text (they carried the raw bytes).
+        var markdown = new[] { Path.Combine(folder, "cmp", "compare.md"), Path.Combine(folder, "report", "report.md") }.Select(File.ReadAllText).ToList();
+        Assert.Contains("md5?]52;c;ZWNobyBwd25lZA==?", markdown[0]);
+        Assert.Contains("64MB?[2J", markdown[0]);
+        Assert.Contains("sha?[2J", markdown[1]);
+        string[] printed = [compare.Out, compare.Err, analyze.Out, analyze.Err, .. markdown];
+        foreach (var text in printed)
         {
             Assert.DoesNotContain('\u001b', text);
             Assert.DoesNotContain('\u0007', text);

@@ -1,11 +1,12 @@
 using System.Text;
+using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Reporting.Output;
 
 /// <summary>
 /// Renders a <see cref="ReportDocument"/> as Markdown: report.md and compare.md, the same sections and words as their
 /// HTML, then the list of the report's files. Text from bundles (names, statements, settings) is escaped here, once,
-/// so no renderer of the file sees HTML or a link in it.
+/// so no renderer of the file sees HTML or a link in it, and no terminal that shows it an escape sequence.
 /// </summary>
 public static class MarkdownReport
 {
@@ -176,5 +177,7 @@ public static class MarkdownReport
     // A pipe ends a table cell even inside a code span, so every pipe of a cell is escaped (GFM drops the backslash).
     private static string Cell(string text) => Inline(text).Replace("|", "\\|", StringComparison.Ordinal);
 
-    private static string OneLine(string text) => text.Replace("\r\n", " ", StringComparison.Ordinal).Replace('\n', ' ').Replace('\r', ' ');
+    // Markdown is read with cat and less as often as rendered: a bundle's terminal escapes (ESC, BEL, bidirectional
+    // controls) become '?' here as on the console, and line breaks spaces.
+    private static string OneLine(string text) => TerminalText.Line(text.Replace("\r\n", " ", StringComparison.Ordinal));
 }
