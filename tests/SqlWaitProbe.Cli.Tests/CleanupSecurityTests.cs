@@ -31,7 +31,7 @@ public sealed class CleanupSecurityTests : IDisposable
         File.WriteAllText(_victimFile, "root's data");
     }
 
-    [Fact]
+    [RootFact]
     public async Task Markers_planted_by_another_user_a_look_alike_folder_and_a_reused_pid_touch_nothing()
     {
         var pid = _victimProcess.Id;

@@ -1,10 +1,10 @@
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>A test of what happens when probe runs as root (installing packages); skipped, with the reason, as a user.</summary>
-public sealed class RootFactAttribute : FactAttribute
+public sealed class InstallAsRootFactAttribute : FactAttribute
 {
     /// <summary>Sets <see cref="FactAttribute.Skip"/> when the tests do not run as root.</summary>
-    public RootFactAttribute()
+    public InstallAsRootFactAttribute()
     {
         if (Environment.UserName != "root")
         {

@@ -108,7 +108,7 @@ public sealed class LauncherTests
         Assert.DoesNotContain("chromium", asUser.Err, StringComparison.Ordinal);
     }
 
-    [RootFact]
+    [InstallAsRootFact]
     public async Task A_first_run_installs_only_the_tools_packages_and_keeps_the_installer_off_stdout()
     {
         var checkout = Checkout(missing: ["linux-perf", "golang-go", "chromium"]);

@@ -149,7 +149,7 @@ public sealed class OutputMistakeTests
         }
     }
 
-    [Fact]
+    [RootFact]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
     public async Task A_capture_into_a_folder_the_user_cannot_write_is_exit_2_before_anything_starts()
     {
