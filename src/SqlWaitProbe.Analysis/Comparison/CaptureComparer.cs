@@ -61,7 +61,7 @@ public static class CaptureComparer
             if (mains.Any(m => m.l is null))
             {
                 var empty = mains.First(m => m.l is null).c;
-                throw new BadInputException($"capture {empty.Label} has no phase with executions.csv to compare");
+                throw new BadInputException($"capture {empty.Label} has no phase with executions.csv to compare; leave it out, or compare a capture whose phases ran (probe analyze shows what it holds)");
             }
 
             warnings.Add($"the captures share no phase by name; comparing each one's main phase: {string.Join(", ", mains.Select(m => $"{m.c.Label} {m.l!.Phase}"))}");

@@ -60,7 +60,7 @@ public sealed record BundleLimits
 
     /// <summary>The error for an exceeded limit: which limit, its value, and how to raise it.</summary>
     public static BadInputException Exceeded(string what, string limit, string variable, string? file = null, long? line = null) =>
-        new($"{what}: over the limit of {limit}; if the bundle is trusted, raise it with the environment variable {variable}", file, line);
+        new($"{what}: over the limit of {limit}; if the input is trusted, raise it with the environment variable {variable}", file, line);
 
     private static long Read(string variable, long defaultUnits, long unitBytes)
     {
