@@ -57,7 +57,7 @@ public static class Program
                 return (int)ExitCode.BadInput;
             }
 
-            using var signals = TerminationSignals.Begin(TimeSpan.FromSeconds(10));
+            using var signals = TerminationSignals.Begin(TerminationSignals.Grace);
             return await signals.RunAsync(parse.InvokeAsync(configuration, signals.Token));
         }
         catch (Exception e)

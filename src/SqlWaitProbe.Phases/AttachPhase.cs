@@ -27,6 +27,7 @@ public static class AttachPhase
         var started = new List<ICollector>();
         var outcomes = new List<CollectorOutcome>();
         var interrupted = false;
+        using var signal = new SignalClock(cancellationToken);
         try
         {
             await CollectorLifecycle.StartAsync(collectors, phase, started, outcomes, redact, cancellationToken);
@@ -56,7 +57,7 @@ public static class AttachPhase
 
         phase.EndUtc = DateTime.UtcNow;
         progress.Report("attach window over: stopping collectors");
-        await CollectorLifecycle.StopAsync(started, phase, outcomes, interrupted ? PhaseRunner.InterruptedStopBudget : PhaseRunner.StopBudget, redact, interrupted);
+        await CollectorLifecycle.StopAsync(started, phase, outcomes, interrupted ? signal.Left(PhaseRunner.InterruptedStopBudget) : PhaseRunner.StopBudget, redact, interrupted);
         if (phase.AllSessions().Count > 0)
         {
             PhaseFiles.WriteSessions(phase);

@@ -32,12 +32,21 @@ internal static class CollectorLifecycle
         }));
     }
 
+    /// <summary>
+    /// How long past its budget an interrupted phase waits for a collector that does not honour its token. After a
+    /// signal the whole stop must fit in the invocation's grace; a collector still stopping then is left behind and
+    /// named (its processes belong to the run scope, which kills them when the command ends).
+    /// </summary>
+    internal static readonly TimeSpan LateStop = TimeSpan.FromMilliseconds(500);
+
     /// <summary>Stops the started collectors within <paramref name="limit"/> and adds their outcomes.</summary>
     public static async Task StopAsync(List<ICollector> started, PhaseContext context, List<CollectorOutcome> outcomes, TimeSpan limit, Func<string, string> redact, bool interrupted = false)
     {
         // Collectors stop on their own clock: the capture's token may already be cancelled by Ctrl+C.
         using var budget = new CancellationTokenSource(limit);
-        await Task.WhenAll(started.Select(async c =>
+        var stopped = new HashSet<ICollector>();
+        var closed = false;
+        var all = Task.WhenAll(started.Select(async c =>
         {
             CollectorOutcome outcome;
             try
@@ -53,14 +62,34 @@ internal static class CollectorLifecycle
 
             lock (outcomes)
             {
-                outcomes.Add(outcome);
+                if (!closed)
+                {
+                    stopped.Add(c);
+                    outcomes.Add(outcome);
+                }
             }
         }));
         if (interrupted)
         {
+            if (await Task.WhenAny(all, Task.Delay(limit + LateStop, CancellationToken.None)) != all)
+            {
+                lock (outcomes)
+                {
+                    closed = true;
+                    context.Close();
+                    foreach (var late in started.Where(c => !stopped.Contains(c)))
+                    {
+                        var seconds = limit.TotalSeconds.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture);
+                        Log.Warning("collector {Collector} had not stopped {Seconds} s after the signal; left behind", late.Name, seconds);
+                        outcomes.Add(new CollectorOutcome(late.Name, CollectorStatus.Failed, 0, $"had not stopped {seconds} s after the signal; its files may be missing or partial"));
+                    }
+                }
+            }
+
             return;
         }
 
+        await all;
         foreach (var after in started.OfType<IAfterPhase>())
         {
             try

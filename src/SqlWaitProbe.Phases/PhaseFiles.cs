@@ -24,7 +24,7 @@ public static class PhaseFiles
     {
         var windowMs = double.Parse(Ms(windowEnd - windowStart), CultureInfo.InvariantCulture);
         var tally = new ExecutionTally(windowMs);
-        WriteAtomically(phase.PathFor(BundlePaths.Executions(phase.Name)), writer =>
+        WriteAtomically(PathOf(phase, BundlePaths.Executions(phase.Name)), writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.Executions.All) + "\n");
             for (var s = 0; s < buffers.Count; s++)
@@ -59,7 +59,7 @@ public static class PhaseFiles
     /// <summary>Writes <c>sessions.csv</c> from the phase's sessions and the CPU accounting collectors left in the context.</summary>
     public static void WriteSessions(PhaseContext phase)
     {
-        WriteAtomically(phase.PathFor(BundlePaths.Sessions(phase.Name)), writer =>
+        WriteAtomically(PathOf(phase, BundlePaths.Sessions(phase.Name)), writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.Sessions.All) + "\n");
             foreach (var s in phase.AllSessions())
@@ -100,7 +100,7 @@ public static class PhaseFiles
             phase.Series.Add(second, "workload.executions_per_sec", n);
         }
 
-        WriteAtomically(phase.PathFor(BundlePaths.Series(phase.Name)), writer =>
+        WriteAtomically(PathOf(phase, BundlePaths.Series(phase.Name)), writer =>
         {
             writer.Write(BundleColumns.Header(BundleColumns.Series.All) + "\n");
             foreach (var p in phase.Series.Snapshot())
@@ -113,7 +113,7 @@ public static class PhaseFiles
 
     /// <summary>Writes <c>overhead.json</c>.</summary>
     public static void WriteOverhead(PhaseContext phase, OverheadEstimate overhead) =>
-        WriteAtomically(phase.PathFor(BundlePaths.Overhead(phase.Name)), writer => writer.Write(JsonSerializer.Serialize(overhead, ProbeJson.Options)));
+        WriteAtomically(PathOf(phase, BundlePaths.Overhead(phase.Name)), writer => writer.Write(JsonSerializer.Serialize(overhead, ProbeJson.Options)));
 
     /// <summary>An ISO-8601 UTC time with milliseconds and a <c>Z</c>.</summary>
     public static string Utc(DateTime utc) => utc.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
@@ -122,4 +122,13 @@ public static class PhaseFiles
     public static void WriteAtomically(string path, Action<TextWriter> write) => AtomicFile.WriteText(path, write);
 
     private static string Ms(long ticks) => (ticks * 1000.0 / Stopwatch.Frequency).ToString("0.000", CultureInfo.InvariantCulture);
+
+    // The runner's own files, written after the collectors stopped: unlike a collector's, they are written even when a
+    // collector left behind after a signal closed the phase to collectors.
+    private static string PathOf(PhaseContext phase, string relative)
+    {
+        var full = Path.Combine(phase.BundleRoot, relative.Replace('/', Path.DirectorySeparatorChar));
+        Directory.CreateDirectory(Path.GetDirectoryName(full)!);
+        return full;
+    }
 }

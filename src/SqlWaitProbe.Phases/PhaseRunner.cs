@@ -21,6 +21,7 @@ namespace SqlWaitProbe.Phases;
 public sealed class PhaseRunner
 {
     internal static readonly TimeSpan StopBudget = TimeSpan.FromMinutes(3);
+    /// <summary>How long after a signal the collectors have to stop, counted from the signal (<see cref="SignalClock"/>).</summary>
     internal static readonly TimeSpan InterruptedStopBudget = TimeSpan.FromSeconds(6);
     private readonly IWorkloadTarget _target;
     private readonly CapturePlan _plan;
@@ -122,6 +123,7 @@ public sealed class PhaseRunner
         var run = DriverRun.StartEach(sessions, i => _plan.IterationsOf(i, sessions.Count), cancellationToken);
         long windowStart = 0, windowEnd = 0;
         Task? stopping = null;
+        using var signal = new SignalClock(cancellationToken);
         using var ticker = StartTicker(plan, run, () => Volatile.Read(ref windowEnd));
         try
         {
@@ -181,8 +183,8 @@ public sealed class PhaseRunner
             }
 
             await (stopping is null
-                ? StopCollectorsAsync(started, context, outcomes, InterruptedStopBudget, interrupted: true)
-                : Task.WhenAny(stopping, Task.Delay(InterruptedStopBudget, CancellationToken.None)));
+                ? StopCollectorsAsync(started, context, outcomes, signal.Left(InterruptedStopBudget), interrupted: true)
+                : Task.WhenAny(stopping, Task.Delay(signal.Left(InterruptedStopBudget), CancellationToken.None)));
             await Task.WhenAny(run.Completion, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
             Finish(plan, context, run, pilot, outcomes, windowStart, windowEnd, interrupted: true);
             throw;

@@ -31,9 +31,9 @@ public static class CaptureSummary
             {
                 // The same rule as the report's: a ratio only with its interval from enough executions.
                 var o = p.Overhead;
-                var ratio = o.Ratio is not { } r ? "not measured (capture.log says why)"
-                    : Analysis.Findings.Rules.ObserverEffectRule.WhyNotShown(o.UninstrumentedExecutions, o.InstrumentedExecutions, o.RatioLow, o.RatioHigh) is not null
-                        ? "not shown: too few executions (Data quality says how many)"
+                var ratio = o.Ratio is not { } r ? "not measured (why: below)"
+                    : WhyOverheadNotShown(p) is not null
+                        ? "not shown (why: below)"
                         : string.Create(CultureInfo.InvariantCulture, $"{r:0.000} ({o.RatioLow:0.00}–{o.RatioHigh:0.00})");
                 // Executions the capture cancelled have no latency: with none that finished there is no percentile.
                 string Latency(double ms) => p.Executions > 0 && p.Counts.Timed == 0 ? "-" : ms.ToString("0.00", CultureInfo.InvariantCulture);
@@ -49,6 +49,14 @@ public static class CaptureSummary
             }
         }
 
+        foreach (var p in outcome.Phases)
+        {
+            if (WhyOverheadNotShown(p) is { } why)
+            {
+                output.WriteLine($"{p.Name}: observer effect {why}");
+            }
+        }
+
         if (outcome.FailedExecutions is { } failed)
         {
             output.WriteLine("errors: " + failed);
@@ -57,6 +65,20 @@ public static class CaptureSummary
         output.WriteLine(outcome.ReportFolder is null
             ? $"report: not written (run 'probe analyze {outcome.BundleRoot}')"
             : $"report: {Path.Combine(outcome.ReportFolder, "report.html")}");
+    }
+
+    /// <summary>Why a phase's observer effect is not in the table, in the words the report uses, or null when it is.</summary>
+    private static string? WhyOverheadNotShown(Phases.PhaseSummary p)
+    {
+        var o = p.Overhead;
+        if (o.Ratio is null)
+        {
+            return o.Method;
+        }
+
+        return Analysis.Findings.Rules.ObserverEffectRule.WhyNotShown(o.UninstrumentedExecutions, o.InstrumentedExecutions, o.RatioLow, o.RatioHigh) is { } why
+            ? "not shown: " + why
+            : null;
     }
 
     /// <summary>What the summary says of executions the capture cancelled after <c>--finish-within</c>; the report says the same.</summary>

@@ -15,6 +15,9 @@ public sealed class TerminationSignals : IDisposable
 {
     private const int SigtermExit = 143;
 
+    /// <summary>How long a command has to end after the first signal before the invocation ends anyway.</summary>
+    public static readonly TimeSpan Grace = TimeSpan.FromSeconds(10);
+
     private readonly CancellationTokenSource _cancel = new();
     private readonly TaskCompletionSource<int> _forced = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly PosixSignalRegistration[] _registrations;

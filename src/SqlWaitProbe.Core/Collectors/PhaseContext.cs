@@ -84,9 +84,22 @@ public sealed class PhaseContext
         return [.. followed, .. _observed.Values.Where(o => followed.All(s => s.Session != o.Session)).OrderBy(o => o.Session)];
     }
 
+    private volatile bool _closed;
+
+    /// <summary>
+    /// Closes the phase to its collectors: one left behind after a signal must not add a file once the manifest has
+    /// listed the bundle's files, so <see cref="PathFor"/>, through which collectors name their files, refuses from now on.
+    /// </summary>
+    public void Close() => _closed = true;
+
     /// <summary>Absolute path of a bundle-relative file, creating its folder.</summary>
     public string PathFor(string relative)
     {
+        if (_closed)
+        {
+            throw new InvalidOperationException($"the phase {Name} was closed before {relative} was written");
+        }
+
         var full = Path.Combine(BundleRoot, relative.Replace('/', Path.DirectorySeparatorChar));
         Directory.CreateDirectory(Path.GetDirectoryName(full)!);
         return full;
