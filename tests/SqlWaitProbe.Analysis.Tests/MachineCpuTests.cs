@@ -37,7 +37,22 @@ public sealed class MachineCpuTests
         Assert.Contains(f.Evidence, e => e.StartsWith("dotnet (pid 4242): 6.5 CPU s, 33% of the machine's 20 CPU s [cpu/process_cpu.csv", StringComparison.Ordinal));
         Assert.Contains(f.Evidence, e => e.Contains("this capture (driver, collectors, perf): 0.8 CPU s", StringComparison.Ordinal));
         Assert.True(f.Evidence.Any(e => e.StartsWith("the sessions waited 13% of their time for a CPU", StringComparison.Ordinal)), string.Join("\n", f.Evidence));
-        Assert.Contains("dotnet", f.Next, StringComparison.Ordinal);
+        Assert.StartsWith("capture again while dotnet is not running", f.Next, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Two_other_programs_are_named_together_in_the_next_step()
+    {
+        var a = Analyze.Crafted(new CraftedBundle("postgres", "postgres", "hashbytes")
+            .Phase("baseline", 1, 20, 500).Sessions("baseline", cpuMs: 8700)
+            .Stack("baseline", "postgres;postgres!main;libcrypto.so.3!SHA256", 9000)
+            .Sampling("baseline", 8400, 499, 10, 2)
+            .Raw("phases/baseline/cpu/process_cpu.csv",
+                "pid,name,role,cpu_ms,samples\n4242,crossgen2,other,3500,1744\n812,postgres,workload,9000,4491\n77,grep,other,2500,1250\n"));
+
+        var f = Assert.Single(a.Findings, f => f.Id == "other-processes-cpu");
+        Assert.StartsWith("capture again while crossgen2 and grep are not running", f.Next, StringComparison.Ordinal);
+        Assert.Contains("their competition", f.Next, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -42,6 +42,10 @@ public sealed class OtherProcessesCpuRule : CaptureRule
         return Create(m.OtherShare >= CriticalShare ? Severities.Critical : Severities.Warning, l.Phase,
             $"In {l.Phase}, other processes took {Pct(m.OtherShare)} of the machine's CPU: {names}",
             evidence,
-            $"capture again while {string.Join(" and ", named.Select(p => p.Name).Distinct(StringComparer.Ordinal))} is not running, or on a machine of its own: these figures include its competition for the CPUs");
+            NextStep(named.Select(p => p.Name).Distinct(StringComparer.Ordinal).ToArray()));
     }
+
+    private static string NextStep(string[] names) => names.Length == 1
+        ? $"capture again while {names[0]} is not running, or on a machine of its own: these figures include its competition for the CPUs"
+        : $"capture again while {string.Join(" and ", names)} are not running, or on a machine of its own: these figures include their competition for the CPUs";
 }
