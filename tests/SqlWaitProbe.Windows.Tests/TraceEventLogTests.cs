@@ -16,6 +16,7 @@ public sealed class TraceEventLogTests
             log.Write("sending HTTP request https://symbols.contoso.example/a.pdb/ABC1/a.pdb\r\n");
             log.WriteLine();
             log.WriteLine("\r\nFindSymbolFilePath: Waiting for initial connection");
+            log.WriteLine("FindSymbolFilePath: Probe of https://acct.blob.core.windows.net/sym/a.pdb/ABC1/a.pdb?sv=2022-11-02&sig=k3yB4se64%3D failed");
             log.Write("Password=hunter22 left unfinished");
         }
 
@@ -24,6 +25,7 @@ public sealed class TraceEventLogTests
             @"DBG symbol reader: Created SymbolReader with SymbolPath SRV*C:\cache*https://probe:***@symbols.contoso.example/",
             "DBG symbol reader: FindSymbolFilePath: In task, sending HTTP request https://symbols.contoso.example/a.pdb/ABC1/a.pdb",
             "DBG symbol reader: FindSymbolFilePath: Waiting for initial connection",
+            "DBG symbol reader: FindSymbolFilePath: Probe of https://acct.blob.core.windows.net/sym/a.pdb/ABC1/a.pdb?sv=2022-11-02&sig=***",
             "DBG symbol reader: Password=***",
         ], logged.Lines);
     }
