@@ -34,7 +34,7 @@ internal sealed class LoggedLines
         }
     }
 
-    /// <summary>Starts keeping what this flow logs from here on. Call it from the test method itself, not from an async helper.</summary>
+    /// <summary>Starts keeping what this flow logs from here on. Call it from the test method itself, not from an async method it calls.</summary>
     public static LoggedLines Follow()
     {
         lock (Gate)
