@@ -92,6 +92,7 @@ public static class CaptureSession
                 PhaseSeconds = request.Plan.Duration?.TotalSeconds,
                 ServerPid = server.ServerPid,
                 Scope = request.Scope,
+                Progress = progress,
             };
             var chosen = request.OsCollectors.Choose(setup);
             foreach (var note in chosen.SelectMany(m => m.Choices).Where(c => c.Runs && c.Note is not null))

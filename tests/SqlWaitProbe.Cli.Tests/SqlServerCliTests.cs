@@ -71,6 +71,16 @@ public sealed class SqlServerCliTests
     }
 
     [Fact]
+    public void Latch_dry_run_states_the_cost_of_a_stack_walk_per_latch_and_the_cap_that_bounds_it()
+    {
+        var (exit, output, _) = Probe("capture", "--engine", "sqlserver", "--server", "localhost", "--attach", "--duration", "10s", "--xe", "latches", "--dry-run");
+        Assert.Equal(0, exit);
+        Assert.Contains("ADD EVENT sqlserver.latch_acquired", output);
+        Assert.Contains("package0.counter <= ", output);
+        Assert.Matches(@"Cost: every latch_acquired of the watched sessions walks a call stack \(microseconds each, on the latching thread\), at most [\d,]+ walks per phase \(package0\.counter\), after which the event takes no action", output);
+    }
+
+    [Fact]
     public void Off_cpu_dry_run_shows_the_etw_keywords_and_the_worker_thread_query()
     {
         var (exit, output, _) = Probe("capture", "--engine", "sqlserver", "--server", "localhost", "--workload", "hashbytes", "--threads", "8", "--offcpu", "on", "--dry-run");

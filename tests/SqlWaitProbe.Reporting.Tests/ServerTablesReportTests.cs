@@ -36,6 +36,10 @@ public sealed class ServerTablesReportTests
         Assert.Contains("| MEMORYCLERK_SQLQERESERVATIONS | Default | 0 | 1000 | 90000 | +89000 |", report);
         Assert.Contains("| MEMORYCLERK_SQLQERESERVATIONS | Default | 1 | 1000 | 2000 | +1000 |", report);
         Assert.Contains("| MEMORYCLERK_SQLQERESERVATIONS | 750 | 75% |", report);
+
+        // The histogram target counts page_freed events per clerk, not pages, and the table says so.
+        Assert.Contains("events by memory clerk", report);
+        Assert.Contains("| memory clerk | events | share |", report);
         Assert.True(report.IndexOf("| ACCESS_METHODS_DATASET_PARENT", StringComparison.Ordinal) < report.IndexOf("| BUFFER |", StringComparison.Ordinal));
     }
 }

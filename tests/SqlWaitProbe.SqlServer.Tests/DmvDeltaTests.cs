@@ -164,6 +164,36 @@ public sealed class DmvDeltaTests
     }
 
     [Fact]
+    public void A_statement_running_across_the_phase_end_books_its_cpu_in_each_phase_from_the_running_requests_cpu()
+    {
+        // sys.dm_exec_sessions.cpu_time grows only when a batch ends; the query adds the session's running requests'
+        // cpu_time from sys.dm_exec_requests, which grows as the statement runs.
+        var def = DmvQueries.SessionCpu(new SessionFilter { SessionIds = [51] });
+        Assert.Contains("CONVERT(bigint, s.cpu_time) + ISNULL(r.cpu_time, 0) AS cpu_time", def.Query, StringComparison.Ordinal);
+        Assert.Contains("SUM(CONVERT(bigint, rq.cpu_time)) AS cpu_time", def.Query, StringComparison.Ordinal);
+        Assert.Contains("FROM sys.dm_exec_requests AS rq", def.Query, StringComparison.Ordinal);
+
+        // Rows as that query returns them for session 51 running one 9-second statement that starts in phase A and ends
+        // in phase B: the session's own column stays at 1,000 ms until the batch ends, then holds the 9,000 ms too.
+        const string Login = "2026-01-01T00:00:00.000";
+        SqlResult Cpu(long sessionCpu, long? requestCpu) => new(["session_id", "login_time", "cpu_time", "reads", "writes", "logical_reads", "memory_usage"],
+            [[(short)51, Login, sessionCpu + (requestCpu ?? 0), 0L, 0L, 0L, 2]]);
+        var phaseA = DmvDelta.Over([
+            DmvSnapshot.FromResult(def, T0, Cpu(1_000, null)),
+            DmvSnapshot.FromResult(def, T0.AddSeconds(2), Cpu(1_000, 1_950)),
+            DmvSnapshot.FromResult(def, T0.AddSeconds(4), Cpu(1_000, 3_990)),
+        ]);
+        var phaseB = DmvDelta.Over([
+            DmvSnapshot.FromResult(def, T0.AddSeconds(4), Cpu(1_000, 3_990)),
+            DmvSnapshot.FromResult(def, T0.AddSeconds(8), Cpu(1_000, 7_980)),
+            DmvSnapshot.FromResult(def, T0.AddSeconds(10), Cpu(10_000, null)),
+        ]);
+
+        Assert.Equal(3_990, Row(phaseA, "51\u001f" + Login).Deltas[0]);
+        Assert.Equal(5_010, Row(phaseB, "51\u001f" + Login).Deltas[0]);
+    }
+
+    [Fact]
     public void Every_dmv_query_parses()
     {
         foreach (var def in DmvQueries.All(new SessionFilter { SessionIds = [51, 77] })

@@ -5,6 +5,7 @@ using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.SqlServer.Commands;
 using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Dmv;
 using SqlWaitProbe.SqlServer.Workloads;
 using SqlWaitProbe.SqlServer.Xe;
 using SqlWaitProbe.TestSupport;
@@ -68,6 +69,37 @@ public sealed class SqlServerIntegrationTests
         await using var control = (SqlConnectionSink)await check("check", null, CancellationToken.None);
         var left = await new XeLeftoverCleaner(control).FindNamesAsync(null, CancellationToken.None);
         Assert.DoesNotContain(left, n => n.Contains(runId, StringComparison.Ordinal));
+    }
+
+    [SqlServerFact]
+    public async Task A_running_statements_cpu_shows_in_the_probes_session_cpu_before_its_batch_ends()
+    {
+        SqlClientCulture.UseInvariant();
+        var connectionString = SqlServerFactAttribute.ConnectionString!;
+        await using var worker = new Microsoft.Data.SqlClient.SqlConnection(connectionString);
+        await worker.OpenAsync();
+        await using var spidCommand = new Microsoft.Data.SqlClient.SqlCommand("SELECT CONVERT(int, @@SPID);", worker);
+        var spid = (int)(await spidCommand.ExecuteScalarAsync())!;
+        var control = new Microsoft.Data.SqlClient.SqlConnection(connectionString);
+        await control.OpenAsync();
+        await using var sink = new SqlConnectionSink(control);
+        var definition = DmvQueries.SessionCpu(new SessionFilter { SessionIds = [spid] });
+        async Task<long> CpuMs() =>
+            DmvSnapshot.Number((await sink.QueryAsync(new SqlStatement("snapshot session_cpu", definition.Query), CancellationToken.None)).Rows.Single()[2]);
+
+        // One CPU-bound batch of 6 s: sys.dm_exec_sessions.cpu_time alone would stay where it was until it ends.
+        var before = await CpuMs();
+        await using var busy = new Microsoft.Data.SqlClient.SqlCommand(
+            "DECLARE @until datetime2 = DATEADD(second, 6, SYSUTCDATETIME()), @h varbinary(32), @i int = 0; " +
+            "WHILE SYSUTCDATETIME() < @until BEGIN SET @h = HASHBYTES('SHA2_256', CAST(@i AS varbinary(8))); SET @i += 1; END", worker) { CommandTimeout = 60 };
+        var running = busy.ExecuteNonQueryAsync();
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        var during = await CpuMs();
+        var stillRunning = !running.IsCompleted;
+        await running;
+
+        Assert.True(stillRunning, "the 6 s batch ended within 3 s");
+        Assert.True(during - before >= 1000, $"3 s into a CPU-bound batch the session's CPU grew by {during - before} ms");
     }
 
     [SqlServerFact]

@@ -69,6 +69,13 @@ public sealed class EtlPhaseConversionTests
         var etl = SharedEtl("perfview__net.4.5.2.x64");
         var start = TraceStart(etl);
         EtlPhaseConversion.Write(phase, etl, Settings(), null, EtlPhaseConversion.NotWindows, 0, start, start.AddSeconds(10), new ListProgress(), CancellationToken.None);
+
+        Assert.Contains(DataQualityOf(scratch), n => n.StartsWith("phase load: symbols not resolved: function names come from PDBs looked up on Windows", StringComparison.Ordinal));
+    }
+
+    /// <summary>Data quality of a bundle holding the converted phase's CPU files of <paramref name="scratch"/>.</summary>
+    internal static IReadOnlyList<string> DataQualityOf(string scratch)
+    {
         var crafted = new CraftedBundle("sqlserver", "Test.x64").Phase("load", 1, 20, 400).Sessions("load", cpuMs: 390);
         foreach (var file in new[] { BundlePaths.Stacks("load"), BundlePaths.StackTimeline("load"), BundlePaths.StackInfo("load") })
         {
@@ -76,8 +83,7 @@ public sealed class EtlPhaseConversionTests
         }
 
         using var bundle = CaptureBundle.Open(crafted.Write());
-        var analysis = BundleAnalyzer.Analyze(bundle, Registered.Analysis);
-        Assert.Contains(analysis.DataQuality, n => n.StartsWith("phase load: symbols not resolved: function names come from PDBs looked up on Windows", StringComparison.Ordinal));
+        return BundleAnalyzer.Analyze(bundle, Registered.Analysis).DataQuality;
     }
 
     [Fact]
@@ -178,20 +184,20 @@ public sealed class EtlPhaseConversionTests
         Assert.Equal((2, 1, 4.0), (result.OffCpu!.Intervals, result.OffCpu.Stacks, result.OffCpu.BlockedMs));
     }
 
-    private static EtlConversionSettings Settings() => new()
+    internal static EtlConversionSettings Settings() => new()
     {
         ServerProcess = "Test.x64",
         ServerPid = TestPid,
         Workload = new WorkloadProcesses("Test.x64", [new WorkloadProcess(TestPid, 0, "Test.x64", 0, 0, 0, RunningAtEnd: true)]),
     };
 
-    private static DateTime TraceStart(string etl)
+    internal static DateTime TraceStart(string etl)
     {
         using var file = File.OpenRead(etl);
         return Etl.EtlTraceReader.Open(file, etl).Info.StartUtc;
     }
 
-    private static StackProfile Folded(string root)
+    internal static StackProfile Folded(string root)
     {
         var profile = new StackProfile();
         using var reader = new StreamReader(Path.Combine(root, BundlePaths.Stacks("load")));
@@ -200,7 +206,7 @@ public sealed class EtlPhaseConversionTests
     }
 
     // The .etl of a shared trace, extracted once per test run beside the test's temporary folders.
-    private static string SharedEtl(string trace)
+    internal static string SharedEtl(string trace)
     {
         var path = Path.Combine(Path.GetTempPath(), $"probe-shared-{trace}.etl");
         if (!File.Exists(path))

@@ -150,6 +150,6 @@ public sealed class EtwOffCpuFilesTests
         using var expired = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
         var never = await new EtwOffCpuCollector(new EtwOffCpuOutcome()).StopAsync(phase, expired.Token);
         Assert.Equal(CollectorStatus.Failed, never.Status);
-        Assert.Contains("not converted in time", never.Error, StringComparison.Ordinal);
+        Assert.Contains("still being read when the phase's stop budget ran out", never.Error, StringComparison.Ordinal);
     }
 }

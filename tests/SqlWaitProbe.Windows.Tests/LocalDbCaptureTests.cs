@@ -3,7 +3,9 @@ using SqlWaitProbe.Analysis.Stacks;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Stacks;
-using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.SqlServer.Commands;
+using SqlWaitProbe.SqlServer.Connection;
+using SqlWaitProbe.SqlServer.Engine;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Etw;
 using SqlWaitProbe.Windows.Pdh;
@@ -19,7 +21,7 @@ public sealed class LocalDbCaptureTests
 
     [LocalDbFact]
     [Trait("Category", "LocalDb")]
-    public async Task Hashbytes_on_localdb_shows_sqlservr_modules_and_counters()
+    public async Task Localdb_named_by_its_instance_is_local_after_connecting_and_its_sqlservr_pid_alone_shows_modules_and_cpu()
     {
         if (!OperatingSystem.IsWindows())
         {
@@ -27,7 +29,8 @@ public sealed class LocalDbCaptureTests
         }
 
         var instance = Environment.GetEnvironmentVariable(LocalDbFactAttribute.Variable)!;
-        var connectionString = $@"Server=(localdb)\{instance};Integrated Security=true;Connect Timeout=60";
+        var dataSource = $@"(localdb)\{instance}";
+        var connectionString = $"Server={dataSource};Integrated Security=true;Connect Timeout=60";
         var root = TestData.TempFolder("probe-localdb");
         try
         {
@@ -40,8 +43,23 @@ public sealed class LocalDbCaptureTests
                 connections.Add(connection);
             }
 
-            var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8], ServerProcess = "sqlservr" });
-            var pdh = new PdhCounterCollector("sqlservr", serverPid: null);
+            // "(localdb)" names no machine: only what the server says of itself after connecting makes it local, with the
+            // pid of its sqlservr, as the capture decides it.
+            Assert.False(SqlServerHost.IsLocal(dataSource));
+            ServerInfo info;
+            var controlConnection = new SqlConnection(connectionString);
+            await controlConnection.OpenAsync();
+            await using (var control = new SqlConnectionSink(controlConnection))
+            {
+                info = await SqlServerPreflight.ReadAsync(control, CancellationToken.None);
+            }
+
+            var location = SqlServerHost.Locate(dataSource, info.PhysicalMachine, info.ProcessId, Environment.MachineName, SqlServerHost.LocalProcessName);
+            Assert.True(location.IsLocal, location.Reason);
+            Assert.NotNull(location.ServerPid);
+
+            var etw = new EtwCpuCollector(new EtwCpuSettings { RunId = "localdb-" + Guid.NewGuid().ToString("N")[..8], ServerProcess = "sqlservr", ServerPid = location.ServerPid });
+            var pdh = new PdhCounterCollector("sqlservr", location.ServerPid);
             var phase = new PhaseContext("load", connections.Count, root, []);
             await etw.StartAsync(phase, CancellationToken.None);
             await pdh.StartAsync(phase, CancellationToken.None);
@@ -76,9 +94,11 @@ public sealed class LocalDbCaptureTests
             Assert.Contains("sqldk", modules);
             Assert.Contains("sqllang", modules);
             Assert.True(profile.Entries.Where(e => e.Process == "sqlservr").Sum(e => e.Weight) > 1000, "two hashing sessions for 4 s should give sqlservr thousands of samples");
+            var pids = File.ReadAllLines(Path.Combine(root, BundlePaths.Processes("load"))).Skip(1).Select(l => l.Split(',')[0]);
+            Assert.Equal([location.ServerPid!.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)], pids);
 
-            using var series = new StreamReader(Path.Combine(root, BundlePaths.Series("load")));
-            var serverCpu = Csv.ReadRows(series).Where(r => r["series"] == "server.cpu.user_pct").Select(r => Csv.ParseDouble(r["value"])).ToArray();
+            // The runner writes series.csv once the phase has stopped; the collector hands its rows to the phase.
+            var serverCpu = phase.Series.Snapshot().Where(p => p.Series == "server.cpu.user_pct").Select(p => p.Value).ToArray();
             Assert.NotEmpty(serverCpu);
             Assert.True(serverCpu.Max() > 0, "sqlservr should show user CPU while hashing");
         }

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
-using SqlWaitProbe.Core.Text;
 using SqlWaitProbe.TestSupport;
 using SqlWaitProbe.Windows.Pdh;
 
@@ -56,8 +55,8 @@ public sealed class PdhLiveTests
             Assert.Equal(Environment.MachineName, table.Machine);
             Assert.InRange(table.Rows.Count, 3, 4);
 
-            using var reader = new StreamReader(Path.Combine(root, BundlePaths.Series("load")));
-            var series = Csv.ReadRows(reader).Select(r => r["series"]).ToHashSet();
+            // The runner writes series.csv once the phase has stopped; the collector hands its rows to the phase.
+            var series = phase.Series.Snapshot().Select(p => p.Series).ToHashSet();
             Assert.Superset(new HashSet<string> { "os.cpu.user_pct", "os.cpu.system_pct", "server.cpu.user_pct", "os.mem.available_mb", "os.context_switches_per_sec", "os.run_queue" }, series);
         }
         finally

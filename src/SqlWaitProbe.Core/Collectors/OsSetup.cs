@@ -30,6 +30,12 @@ public sealed record OsSetup
     /// <summary>What the capture owns on this machine: run folder and child processes (null for a dry run, which starts nothing).</summary>
     public RunScope? Scope { get; init; }
 
+    /// <summary>
+    /// The capture's progress (the console and <c>capture.log</c>), for what a collector does at length after its phase,
+    /// such as loading symbols; null where nobody follows (a dry run).
+    /// </summary>
+    public IProgress<string>? Progress { get; init; }
+
     /// <summary>The scope, which only a capture that starts collectors has.</summary>
     public RunScope RequiredScope => Scope ?? throw new InvalidOperationException("a dry run starts no collector");
 }

@@ -37,7 +37,7 @@ public static partial class CredentialRules
 
     /// <summary>
     /// <paramref name="text"/> with every credential masked: the value of a <c>password=</c>, <c>pwd=</c>,
-    /// <c>…password=</c> (<c>sslpassword</c>, <c>PGPASSWORD</c>), <c>access token=</c> or AWS secret key pair (quoted or
+    /// <c>…password=</c> (<c>sslpassword</c>, <c>PGPASSWORD</c>), <c>access token=</c>, an Azure SAS address's <c>sig=</c> or AWS secret key pair (quoted or
     /// not; an unquoted value runs to <c>;</c>, the line end or the next <c>key=</c>), the password of a URI's
     /// <c>user:password@</c>, AWS access key ids, and each of <paramref name="knownSecrets"/> wherever it stands.
     /// Each replacement is counted by kind in <paramref name="counts"/>.
@@ -241,10 +241,10 @@ public static partial class CredentialRules
     }
 
     // key: a name ending in password or passwd (password, sslpassword, PGPASSWORD, db_password), pwd, access token,
-    // an AWS secret key name. value: "…" or '…' (doubled quotes and backslash escapes inside), or unquoted up to ';',
+    // sig (the signature of an Azure SAS address, as a symbol path may hold), an AWS secret key name. value: "…" or '…' (doubled quotes and backslash escapes inside), or unquoted up to ';',
     // the line end, whitespace before the next key= (libpq's conninfo separates pairs with spaces), or a quote that
     // closes the text around it ('…;Password=x' failed) — a quote inside a word (it's) stays part of the value.
-    [GeneratedRegex("""(?<key>(?<!\w)(?:\w*pass(?:word|wd)|pwd|access[ _]?token|aws_secret_access_key|secret_?access_?key)\s*=\s*)(?<value>"(?:[^"\\]|\\.|"")*"|'(?:[^'\\]|\\.|'')*'|(?:(?!\s+[A-Za-z_][\w.-]*\s*=)(?!['"](?:\s|$|[),]))[^;\r\n])*)""", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    [GeneratedRegex("""(?<key>(?<!\w)(?:\w*pass(?:word|wd)|pwd|access[ _]?token|sig|aws_secret_access_key|secret_?access_?key)\s*=\s*)(?<value>"(?:[^"\\]|\\.|"")*"|'(?:[^'\\]|\\.|'')*'|(?:(?!\s+[A-Za-z_][\w.-]*\s*=)(?!['"](?:\s|$|[),]))[^;\r\n])*)""", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
     private static partial Regex SecretPair();
 
     // scheme://user:password@ — the user part has no ':', '/', '@' or space; the password runs to the last '@' before a space.

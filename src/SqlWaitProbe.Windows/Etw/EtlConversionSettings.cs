@@ -1,4 +1,5 @@
 using SqlWaitProbe.Core.Stacks;
+using SqlWaitProbe.Windows.OffCpu;
 
 namespace SqlWaitProbe.Windows.Etw;
 
@@ -16,6 +17,12 @@ public sealed record EtlConversionSettings
 
     /// <summary>Whether the session recorded context switches for off-CPU stacks.</summary>
     public bool OffCpu { get; init; }
+
+    /// <summary>
+    /// The off-CPU collector's outcome, set as soon as the off-CPU files are written, before any symbol is looked up;
+    /// null when no collector waits for it.
+    /// </summary>
+    public EtwOffCpuOutcome? OffCpuOutcome { get; init; }
 
     /// <summary>
     /// The longest the symbol lookup may take for the phase (<see cref="BoundedSymbolLookup.DefaultBudget"/>): past it the

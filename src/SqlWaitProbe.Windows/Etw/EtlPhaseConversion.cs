@@ -53,6 +53,16 @@ public static class EtlPhaseConversion
         }
 
         var (offCpu, offCpuProblem) = WriteOffCpu(phase, settings, switches, phaseStart, EtwSymbolMode.ModulesOnly, progress);
+
+        // The off-CPU files are whole now; symbols only rename their frames. Their collector reports at once rather than
+        // after the symbol lookup, which may take its whole budget.
+        if (settings.OffCpu)
+        {
+            settings.OffCpuOutcome?.Set(offCpu is not null
+                ? EtwOffCpuFiles.Outcome(offCpu, facts.LostSamples)
+                : new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0, offCpuProblem ?? "the off-CPU files were not written"));
+        }
+
         if (mapping.SampleCount == 0)
         {
             return new EtlConversionResult(mapping, facts, offCpu, offCpuProblem);

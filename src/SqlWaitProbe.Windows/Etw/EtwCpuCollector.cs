@@ -50,7 +50,7 @@ public sealed class EtwCpuCollector : ICollector
         _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
         File.Delete(_etlPath);
 
-        var session = new TraceEventSession(sessionName, _etlPath) { StopOnDispose = true, BufferSizeMB = 256, MaximumFileMB = _settings.MaxFileMegabytes };
+        var session = EtwKernelSession.Create(sessionName, _etlPath, _settings);
         try
         {
             // The interval is machine-wide and must be set before the kernel provider is enabled.
@@ -129,7 +129,8 @@ public sealed class EtwCpuCollector : ICollector
         try
         {
             // Adds the image identities (PDB signatures) so the trace resolves symbols on another machine.
-            TraceEventSession.MergeInPlace(etl, TextWriter.Null);
+            using var mergeLog = new TraceEventLog("ETW merge");
+            TraceEventSession.MergeInPlace(etl, mergeLog);
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
@@ -143,18 +144,12 @@ public sealed class EtwCpuCollector : ICollector
         var settings = new EtlConversionSettings
         {
             ServerProcess = _settings.ServerProcess, ServerPid = _settings.ServerPid, Workload = _settings.Workload, OffCpu = _settings.OffCpu,
-            IntervalMSec = _settings.IntervalMSec,
+            IntervalMSec = _settings.IntervalMSec, OffCpuOutcome = _settings.OffCpuOutcome,
         };
         using var symbols = _settings.Symbols is { } options ? new PdbSymbolLookup(options, _progress) : null;
         var result = EtlPhaseConversion.Write(phase, kept, settings, symbols is null ? null : symbols.Lookup,
             "not resolved: no symbol path was given", lost, _startUtc, endUtc, _progress, cancellationToken);
         lost = result.Facts.LostSamples;
-        if (_settings.OffCpuOutcome is { } offCpu)
-        {
-            offCpu.Set(result.OffCpu is { } summary
-                ? EtwOffCpuFiles.Outcome(summary, lost)
-                : new CollectorOutcome(EtwOffCpuFiles.CollectorName, CollectorStatus.Failed, 0, result.OffCpuProblem ?? "the off-CPU files were not written"));
-        }
 
         if (result.Mapping.SampleCount == 0)
         {

@@ -81,7 +81,7 @@ public sealed class EtwModule(Func<string?> etwProblem) : IOsCollectorModule
                     OffCpuOutcome = outcome,
                 };
                 yield return OperatingSystem.IsWindows()
-                    ? new EtwCpuCollector(settings, progress: null)
+                    ? new EtwCpuCollector(settings, setup.Progress)
                     : new NotRunCollector(Name, CollectorStatus.Failed, EtwAvailability.NeedsWindows);
             }
         }
@@ -96,7 +96,7 @@ public sealed class EtwModule(Func<string?> etwProblem) : IOsCollectorModule
         }
 
         var description = string.Create(CultureInfo.InvariantCulture,
-            $"CPU stacks: ETW kernel sampling at {IntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {setup.ServerProcess}.exe split CPU by module; {EtwKernelKeywords.Describe(CpuOptions.OffCpuOn(options))}");
+            $"CPU stacks: ETW kernel sampling at {IntervalMSec(options):0.0##} ms (TraceEvent), image loads and process/thread events; stacks of {setup.ServerProcess}.exe split CPU by module; {EtwKernelKeywords.Describe(CpuOptions.OffCpuOn(options))}; {EtwKernelSession.DescribeCap(EtwCpuSettings.DefaultMaxFileMegabytes)}");
         if (!setup.ServerIsLocal)
         {
             var remote = $"the server is on another machine: its {setup.ServerProcess} process is not sampled here";

@@ -33,7 +33,7 @@ public sealed class EtwOffCpuCollector : ICollector
         }
         catch (OperationCanceledException)
         {
-            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "the ETW trace was not converted in time, so the off-CPU files were not written");
+            return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "the ETW trace was still being read when the phase's stop budget ran out, so whether the off-CPU files were written is not known");
         }
     }
 }

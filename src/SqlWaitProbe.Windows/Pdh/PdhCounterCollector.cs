@@ -57,6 +57,11 @@ public sealed class PdhCounterCollector : ICollector
         }
 
         var query = _query;
+        var serverCpu = new PdhServerCpu(_serverPid, (counter, current, previous) => query.Calculate(counter + 1, current, previous));
+
+        // The collection above is the base of the first rates, the server's included.
+        var first = query.ReadRawArrays();
+        serverCpu.Next(first[0], first[1], first[2]);
         _loopError = null;
         _loop = PollingLoop.Start("sampling PDH counters", _interval, _ =>
         {
@@ -64,8 +69,8 @@ public sealed class PdhCounterCollector : ICollector
             {
                 query.Collect();
                 var machine = query.Read();
-                var arrays = query.ReadArrays();
-                var (total, privileged) = PdhProcessInstances.ServerCpu(arrays[0], arrays[1], arrays[2], _serverPid);
+                var arrays = query.ReadRawArrays();
+                var (total, privileged) = serverCpu.Next(arrays[0], arrays[1], arrays[2]);
                 var row = new PdhRow(DateTime.UtcNow, PdhCounterSet.Row(machine, total, privileged));
                 lock (_rows)
                 {

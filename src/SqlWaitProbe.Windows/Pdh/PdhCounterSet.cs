@@ -5,7 +5,8 @@ namespace SqlWaitProbe.Windows.Pdh;
 /// <c>\Processor Information(_Total)</c>, which covers every processor group (<c>\Processor</c> stops at the 64 CPUs
 /// of one group). The server's process is the <c>\Process</c> instance whose <c>ID Process</c> is its pid: with several
 /// instances PDH names them <c>sqlservr</c>, <c>sqlservr#1</c>, … and renumbers them as processes come and go, so the
-/// instance is picked again in every sample; its columns are named <c>\Process(NAME:PID)</c>, the pid-stable name
+/// instance is picked again in every sample and its rates computed from its own raw values of the sample before
+/// (<see cref="PdhServerCpu"/>); its columns are named <c>\Process(NAME:PID)</c>, the pid-stable name
 /// <c>\Process V2</c> uses.
 /// </summary>
 public static class PdhCounterSet
@@ -61,7 +62,7 @@ public static class PdhCounterSet
 
     /// <summary>
     /// One row in the order of <see cref="For"/>: <paramref name="machineWide"/> in the order of <see cref="MachineWide"/>,
-    /// with the server's two values (<see cref="PdhProcessInstances.ServerCpu"/>) in their place.
+    /// with the server's two values (<see cref="PdhServerCpu.Next"/>) in their place.
     /// </summary>
     public static double?[] Row(IReadOnlyList<double?> machineWide, double? serverTotal, double? serverPrivileged)
     {

@@ -44,6 +44,47 @@ internal static class PdhNative
         public PdhFmtCounterValue Value;
     }
 
+    /// <summary>A raw counter value (<c>PDH_RAW_COUNTER</c>; the FILETIME as its two halves, so the layout is C's).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PdhRawCounter
+    {
+        /// <summary>Status of the value.</summary>
+        public uint CStatus;
+
+        /// <summary>Low half of the collection time.</summary>
+        public uint TimeStampLow;
+
+        /// <summary>High half of the collection time.</summary>
+        public uint TimeStampHigh;
+
+        /// <summary>The counter's value.</summary>
+        public long FirstValue;
+
+        /// <summary>The second value a rate needs (its time base).</summary>
+        public long SecondValue;
+
+        /// <summary>The count of a multi-counter type.</summary>
+        public uint MultiCount;
+    }
+
+    /// <summary>One instance's raw value (<c>PDH_RAW_COUNTER_ITEM_W</c>).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PdhRawCounterItem
+    {
+        /// <summary>The instance name (points into the same buffer).</summary>
+        public IntPtr Name;
+
+        /// <summary>The value.</summary>
+        public PdhRawCounter RawValue;
+    }
+
+    [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
+    public static extern uint PdhGetRawCounterArrayW(IntPtr counter, ref uint bufferSize, out uint itemCount, IntPtr itemBuffer);
+
+    /// <summary>PDH's formula for the counter's type; <paramref name="rawValue2"/> is the older value.</summary>
+    [DllImport("pdh.dll", ExactSpelling = true)]
+    public static extern uint PdhCalculateCounterFromRawValue(IntPtr counter, uint format, ref PdhRawCounter rawValue1, ref PdhRawCounter rawValue2, out PdhFmtCounterValue fmtValue);
+
     [DllImport("pdh.dll", CharSet = CharSet.Unicode, ExactSpelling = true)]
     public static extern uint PdhGetFormattedCounterArrayW(IntPtr counter, uint format, ref uint bufferSize, out uint itemCount, IntPtr itemBuffer);
 

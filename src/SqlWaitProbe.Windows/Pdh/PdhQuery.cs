@@ -55,24 +55,52 @@ public sealed class PdhQuery : IDisposable
     /// <summary>The wildcard counters, in the order <see cref="ReadArrays"/> returns them.</summary>
     public IReadOnlyList<string> ArrayCounters { get; }
 
-    /// <summary>Each wildcard counter's instances and values in the last sample (empty where PDH gave none).</summary>
-    public IReadOnlyList<PdhInstanceValue>[] ReadArrays()
+    /// <summary>Each wildcard counter's instances and raw values in the last sample (empty where PDH gave none).</summary>
+    public IReadOnlyList<PdhRawValue>[] ReadRawArrays()
     {
-        var result = new IReadOnlyList<PdhInstanceValue>[_arrays.Length];
+        var result = new IReadOnlyList<PdhRawValue>[_arrays.Length];
         for (var i = 0; i < _arrays.Length; i++)
         {
-            result[i] = _arrays[i] == IntPtr.Zero ? [] : ReadArray(_arrays[i]);
+            result[i] = _arrays[i] == IntPtr.Zero ? [] : ReadRawArray(_arrays[i]);
         }
 
         return result;
     }
 
-    private static List<PdhInstanceValue> ReadArray(IntPtr counter)
+    /// <summary>
+    /// The value of wildcard counter <paramref name="array"/> from two raw values of one instance, by PDH's formula for its
+    /// type (100 per busy core for a process's CPU); null when PDH finds none.
+    /// </summary>
+    public double? Calculate(int array, PdhRawValue current, PdhRawValue previous)
     {
-        const uint format = PdhNative.PdhFmtDouble | PdhNative.PdhFmtNoCap100;
-        var items = new List<PdhInstanceValue>();
+        ArgumentNullException.ThrowIfNull(current);
+        ArgumentNullException.ThrowIfNull(previous);
+        if (_arrays[array] == IntPtr.Zero)
+        {
+            return null;
+        }
+
+        var now = Native(current);
+        var before = Native(previous);
+        var status = PdhNative.PdhCalculateCounterFromRawValue(_arrays[array], PdhNative.PdhFmtDouble | PdhNative.PdhFmtNoCap100, ref now, ref before, out var value);
+        return status == 0 && value.CStatus is PdhNative.PdhCstatusValidData or PdhNative.PdhCstatusNewData ? value.DoubleValue : null;
+    }
+
+    private static PdhNative.PdhRawCounter Native(PdhRawValue value) => new()
+    {
+        CStatus = value.Status,
+        TimeStampLow = unchecked((uint)value.TimeStamp),
+        TimeStampHigh = unchecked((uint)(value.TimeStamp >> 32)),
+        FirstValue = value.First,
+        SecondValue = value.Second,
+        MultiCount = value.MultiCount,
+    };
+
+    private static List<PdhRawValue> ReadRawArray(IntPtr counter)
+    {
+        var items = new List<PdhRawValue>();
         uint size = 0;
-        var status = PdhNative.PdhGetFormattedCounterArrayW(counter, format, ref size, out _, IntPtr.Zero);
+        var status = PdhNative.PdhGetRawCounterArrayW(counter, ref size, out _, IntPtr.Zero);
         if (status != PdhNative.PdhMoreData || size == 0)
         {
             return items;
@@ -81,18 +109,18 @@ public sealed class PdhQuery : IDisposable
         var buffer = System.Runtime.InteropServices.Marshal.AllocHGlobal((int)size);
         try
         {
-            if (PdhNative.PdhGetFormattedCounterArrayW(counter, format, ref size, out var count, buffer) != 0)
+            if (PdhNative.PdhGetRawCounterArrayW(counter, ref size, out var count, buffer) != 0)
             {
                 return items;
             }
 
-            var stride = System.Runtime.InteropServices.Marshal.SizeOf<PdhNative.PdhFmtCounterValueItem>();
+            var stride = System.Runtime.InteropServices.Marshal.SizeOf<PdhNative.PdhRawCounterItem>();
             for (var i = 0; i < count; i++)
             {
-                var item = System.Runtime.InteropServices.Marshal.PtrToStructure<PdhNative.PdhFmtCounterValueItem>(buffer + (i * stride));
-                var name = System.Runtime.InteropServices.Marshal.PtrToStringUni(item.Name) ?? "";
-                var valid = item.Value.CStatus is PdhNative.PdhCstatusValidData or PdhNative.PdhCstatusNewData;
-                items.Add(new PdhInstanceValue(name, valid ? item.Value.DoubleValue : null));
+                var item = System.Runtime.InteropServices.Marshal.PtrToStructure<PdhNative.PdhRawCounterItem>(buffer + (i * stride));
+                var raw = item.RawValue;
+                items.Add(new PdhRawValue(System.Runtime.InteropServices.Marshal.PtrToStringUni(item.Name) ?? "", raw.CStatus,
+                    ((long)raw.TimeStampHigh << 32) | raw.TimeStampLow, raw.FirstValue, raw.SecondValue, raw.MultiCount));
             }
         }
         finally

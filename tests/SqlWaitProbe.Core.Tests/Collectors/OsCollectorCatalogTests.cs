@@ -136,12 +136,22 @@ public sealed class OsCollectorCatalogTests
         Assert.True(offCpu.Runs, offCpu.Reason);
         Assert.Contains("kernel keywords Profile, ImageLoad, Process, Thread, ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", offCpu.Description, StringComparison.Ordinal);
         Assert.Contains("offcpu/intervals.csv", offCpu.Description, StringComparison.Ordinal);
-        Assert.EndsWith("ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch)", choices[2].Description, StringComparison.Ordinal);
+        Assert.Contains("ContextSwitch, Dispatcher (stacks on Profile, ContextSwitch); ", choices[2].Description, StringComparison.Ordinal);
         Assert.Null(offCpu.Title);
         Assert.Equal("CPU stacks", choices[2].Title);
 
         var cpuOnly = OsSelection.Select(OsSelection.Values(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows);
-        Assert.EndsWith("kernel keywords Profile, ImageLoad, Process, Thread (stacks on Profile)", cpuOnly[^1].Description, StringComparison.Ordinal);
+        Assert.Contains("kernel keywords Profile, ImageLoad, Process, Thread (stacks on Profile); ", cpuOnly[^1].Description, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_etw_dry_run_states_the_cap_on_each_phases_trace_file_that_stops_a_leftover_session()
+    {
+        var stacks = OsSelection.Select(OsSelection.Values(), "sqlservr", serverIsLocal: true, processPerSession: false, Windows)[^1];
+
+        Assert.Equal("etw", stacks.Name);
+        Assert.EndsWith("; each phase's .etl stops growing at 4096 MB (ETW MaximumFileSize), so a session a killed capture leaves behind stops writing by itself",
+            stacks.Description, StringComparison.Ordinal);
     }
 
     [Theory]

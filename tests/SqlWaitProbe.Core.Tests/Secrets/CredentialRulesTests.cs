@@ -16,6 +16,7 @@ public sealed class CredentialRulesTests
     [InlineData("see postgres://u:pw123@[::1]/x and more", "see postgres://u:***@[::1]/x and more")]
     [InlineData("aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_access_key_id=*** aws_secret_access_key=***")]
     [InlineData("Access Token=eyJ0eXAi.abc;Server=x", "Access Token=***;Server=x")]
+    [InlineData(@"SRV*C:\sym*https://acct.blob.core.windows.net/symbols?sv=2022-11-02&sig=k3yB4se64%3D;D:\pdbs", @"SRV*C:\sym*https://acct.blob.core.windows.net/symbols?sv=2022-11-02&sig=***;D:\pdbs")]
     [InlineData("-- Password=S3cretPa55 in a comment\nselect 1", "-- Password=***\nselect 1")]
     [InlineData("connecting with 'Server=db;Password=it's9!' failed", "connecting with 'Server=db;Password=***' failed")]
     [InlineData("primary_conninfo = 'host=h password=p4ss' # set by hand", "primary_conninfo = 'host=h password=***' # set by hand")]
