@@ -231,6 +231,8 @@ public sealed class ExperimentCommandTests
         Assert.True(exit == 0, stderr);
         string[] inOrder =
         [
+            "-- experiment exp.yaml: engine postgres, an embedded PostgreSQL started for the experiment, 1 variant(s)",
+            "-- setup (2 statement(s), from exp.yaml line 2):",
             "CREATE TABLE t (id int);",
             "INSERT INTO t VALUES (1);",
             "SELECT current_setting('checkpoint_timeout'); -- read before",

@@ -1,4 +1,5 @@
 using SqlWaitProbe.Core.Errors;
+using SqlWaitProbe.Core.ServerSettings;
 using SqlWaitProbe.Experiments;
 using SqlWaitProbe.Experiments.Files;
 using SqlWaitProbe.Postgres.ServerSettings;
@@ -28,7 +29,14 @@ public sealed class ExperimentFileReaderTests
               work_mem: 256MB
         """;
 
-    private static ExperimentDefinition Parse(string text) => ExperimentFileReader.Parse(text, "exp.yaml", Path.GetTempPath());
+    // The engines as the probe registers them, in help order.
+    private static readonly Dictionary<string, IExperimentEngine> Engines = new(StringComparer.Ordinal)
+    {
+        ["postgres"] = new PostgresExperimentEngine(),
+        ["sqlserver"] = new SqlServerExperimentEngine(),
+    };
+
+    private static ExperimentDefinition Parse(string text) => ExperimentFileReader.Parse(text, "exp.yaml", Path.GetTempPath(), Engines);
 
     private static BadInputException Bad(string text) => Assert.Throws<BadInputException>(() => Parse(text));
 
@@ -126,7 +134,7 @@ public sealed class ExperimentFileReaderTests
     {
         var experiment = ExperimentFileReader.Parse(
             "engine: sqlserver\nserver: db1\nsetup: |\n  CREATE TABLE dbo.t (id int);\n  GO\n  SELEC * FROM dbo.t;\n  GO\nworkload:\n  proc: dbo.p\nvariants:\n  - name: a\n",
-            "ss.yaml", Path.GetTempPath());
+            "ss.yaml", Path.GetTempPath(), Engines);
         Assert.Equal(2, SqlServerSettingCatalog.Instance.Split(experiment.Setup!.Text).Count);
         var e = Assert.Throws<BadInputException>(() => ExperimentChecks.Check(experiment, SqlServerSettingCatalog.Instance));
         Assert.Equal("ss.yaml", e.File);

@@ -243,7 +243,7 @@ public static class ProbeStatements
     /// </summary>
     private static IReadOnlyList<SqlStatement> SampleStatements(string file, int major)
     {
-        var experiment = SqlWaitProbe.Experiments.Files.ExperimentFileReader.Read(file);
+        var experiment = SqlWaitProbe.Experiments.Files.ExperimentFileReader.Read(file, new Dictionary<string, IExperimentEngine> { ["sqlserver"] = new SqlServerExperimentEngine() });
         var catalog = SqlServerSettingCatalog.Instance;
         var statements = new List<SqlStatement>();
         void Script(string purpose, SqlWaitProbe.Experiments.ExperimentScript? script)

@@ -28,6 +28,10 @@ public static class EngineCatalog
         Default = () => Names[0],
     };
 
+    /// <summary>The registered engines that run experiments, by name in help order: what an experiment file's <c>engine:</c> may say.</summary>
+    public static IReadOnlyDictionary<string, Core.ServerSettings.IExperimentEngine> Experiments { get; } =
+        Registered.Engines.Where(e => e.Experiments is not null).ToDictionary(e => e.Name, e => e.Experiments!, StringComparer.Ordinal);
+
     /// <summary>The engine called <paramref name="name"/> (any case); throws <see cref="BadInputException"/> for an unknown one.</summary>
     public static IEngineModule Find(string? name) =>
         Registered.Engines.FirstOrDefault(e => string.Equals(e.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase))

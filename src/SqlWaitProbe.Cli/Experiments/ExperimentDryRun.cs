@@ -16,7 +16,7 @@ internal static class ExperimentDryRun
     {
         var experiment = plan.Definition;
         var catalog = plan.Catalog;
-        output.WriteLine($"-- experiment {Path.GetFileName(experiment.File)}: engine {experiment.Engine}, {(experiment.Server is null ? "an embedded PostgreSQL started for the experiment" : "the server named in the file")}, {experiment.Variants.Count} variant(s)");
+        output.WriteLine($"-- experiment {Path.GetFileName(experiment.File)}: engine {experiment.Engine}, {(experiment.Server is not null ? "the server named in the file" : plan.Engine.OwnServer is { } own ? own + " started for the experiment" : "no server named in the file")}, {experiment.Variants.Count} variant(s)");
         foreach (var split in plan.Captures.IterationSplit() ?? [])
         {
             output.WriteLine(TerminalText.Line($"-- executions of phase {split}"));
@@ -111,10 +111,10 @@ internal static class ExperimentDryRun
         }
 
         var batches = catalog.Split(script.Text);
-        output.WriteLine(TerminalText.Line($"-- {script.Role} ({batches.Count} {(catalog.Engine == "sqlserver" ? "batch(es)" : "statement(s)")}, from {Path.GetFileName(script.File)} line {script.Line}):"));
+        output.WriteLine(TerminalText.Line($"-- {script.Role} ({batches.Count} {catalog.BatchesAre}, from {Path.GetFileName(script.File)} line {script.Line}):"));
         foreach (var batch in batches)
         {
-            output.WriteLine(batch.Text.TrimEnd() + (catalog.Engine == "sqlserver" ? "\nGO" + (batch.Repeat > 1 ? $" {batch.Repeat}" : "") : ";"));
+            output.WriteLine(catalog.AsTyped(batch));
         }
     }
 

@@ -50,9 +50,8 @@ internal sealed class ExperimentPlan
     /// <summary>Reads and checks <paramref name="path"/>; throws <see cref="BadInputException"/>.</summary>
     public static ExperimentPlan Read(string path, string folder, bool dryRun, IProbeConsole console, bool verbose)
     {
-        var definition = ExperimentFileReader.Read(path);
-        var engine = EngineCatalog.Find(definition.Engine).Experiments
-            ?? throw new BadInputException($"engine {definition.Engine} runs no experiments", definition.File);
+        var definition = ExperimentFileReader.Read(path, EngineCatalog.Experiments);
+        var engine = EngineCatalog.Experiments[definition.Engine];
         var catalog = engine.Catalog;
         var settings = ExperimentChecks.Check(definition, catalog);
         var full = Path.GetFullPath(folder);

@@ -20,4 +20,18 @@ public interface IExperimentEngine
 
     /// <summary>The server a variant's capture is given so that every workload session starts with <paramref name="sessionSettings"/>.</summary>
     string CaptureServer(string server, IReadOnlyList<(string Name, string Value)> sessionSettings);
+
+    /// <summary>
+    /// Why an experiment file for this engine may not hold <paramref name="key"/>, one of the keys only some engines take
+    /// (<c>proc</c>: a stored procedure as the workload; <c>encrypt</c>, <c>trust_server_certificate</c>: TLS switches of
+    /// the connection), saying what to write instead; null when the engine takes it. Each engine answers for itself, so
+    /// a new one cannot take another's keys by default.
+    /// </summary>
+    string? RefusedKey(string key);
+
+    /// <summary>
+    /// What an experiment whose file names no server runs on, as its dry run says it (e.g. "an embedded PostgreSQL"), or
+    /// null when the engine starts no server of its own and the file must name one.
+    /// </summary>
+    string? OwnServer { get; }
 }

@@ -37,6 +37,12 @@ public interface ISettingCatalog
     /// <summary>Splits a script as the engine's own client would.</summary>
     IReadOnlyList<ScriptBatch> Split(string script);
 
+    /// <summary>What <see cref="Split"/> makes, counted in a dry run: <c>statement(s)</c>, or <c>batch(es)</c> where a separator line ends them.</summary>
+    string BatchesAre => "statement(s)";
+
+    /// <summary>One batch as a user would type it into the engine's own client again, its terminator or separator line included.</summary>
+    string AsTyped(ScriptBatch batch) => batch.Text.TrimEnd() + ";";
+
     /// <summary>Syntax problems of a script found without a server (T-SQL through ScriptDom); empty when none or when the engine cannot tell.</summary>
     IReadOnlyList<ScriptProblem> Check(string script) => [];
 

@@ -3,6 +3,7 @@ using System.Globalization;
 using SqlWaitProbe.Core.Errors;
 using SqlWaitProbe.Core.Files;
 using SqlWaitProbe.Core.Options;
+using SqlWaitProbe.Core.ServerSettings;
 using SqlWaitProbe.Core.Text;
 
 namespace SqlWaitProbe.Experiments.Files;
@@ -26,17 +27,21 @@ public static class ExperimentFileReader
     private static readonly string[] ScriptKeys = ["file", "sql"];
     private static readonly string[] IterationKeys = ["per_session", "total"];
 
-    /// <summary>Reads and checks the file at <paramref name="path"/> (as the user named it).</summary>
-    public static ExperimentDefinition Read(string path)
+    /// <summary>
+    /// Reads and checks the file at <paramref name="path"/> (as the user named it). <paramref name="engines"/> are the
+    /// engines that run experiments, by name (the registered ones, in help order): the file's <c>engine:</c> is one of
+    /// them, and each says which engine-specific keys it refuses.
+    /// </summary>
+    public static ExperimentDefinition Read(string path, IReadOnlyDictionary<string, IExperimentEngine> engines)
     {
         var text = ReadText(path);
-        return Parse(text, path, Path.GetDirectoryName(Path.GetFullPath(path)) ?? ".");
+        return Parse(text, path, Path.GetDirectoryName(Path.GetFullPath(path)) ?? ".", engines);
     }
 
     /// <summary>Checks <paramref name="text"/> as the experiment file <paramref name="file"/>; SQL files it names are looked for in <paramref name="folder"/>.</summary>
-    public static ExperimentDefinition Parse(string text, string file, string folder)
+    public static ExperimentDefinition Parse(string text, string file, string folder, IReadOnlyDictionary<string, IExperimentEngine> engines)
     {
-        var reader = new Reader(file, folder);
+        var reader = new Reader(file, folder, engines);
         return reader.Experiment(YamlTreeReader.Read(text, file));
     }
 
@@ -69,7 +74,7 @@ public static class ExperimentFileReader
         }
     }
 
-    private sealed class Reader(string file, string folder)
+    private sealed class Reader(string file, string folder, IReadOnlyDictionary<string, IExperimentEngine> engines)
     {
         public ExperimentDefinition Experiment(YamlNode root)
         {
@@ -80,17 +85,18 @@ public static class ExperimentFileReader
             }
 
             Known(map, TopKeys, "at the top of an experiment file");
-            var engine = Required(map, "engine", "engine: postgres or engine: sqlserver");
+            string[] names = [.. engines.Keys];
+            var engine = Required(map, "engine", string.Join(" or ", names.Select(n => "engine: " + n)));
             var engineName = engine.Value.ToLowerInvariant();
-            if (engineName is not ("postgres" or "sqlserver"))
+            if (!engines.TryGetValue(engineName, out var experiments))
             {
-                throw Bad(engine, $"engine '{engine.Value}' is not known; use postgres or sqlserver{NearestName.Hint(engine.Value, ["postgres", "sqlserver"])}");
+                throw Bad(engine, $"engine '{engine.Value}' is not known; use {string.Join(" or ", names)}{NearestName.Hint(engine.Value, names)}");
             }
 
             var workload = Workload(map["workload"] ?? throw Bad(map, "the experiment names no workload: add 'workload:' with a built-in name, 'sql:' or 'proc:'"));
-            if (workload.Procedure is not null && engineName != "sqlserver")
+            if (workload.Procedure is not null && experiments.RefusedKey("proc") is { } noProcedures)
             {
-                throw Bad(map["workload"]!, "proc: calls a SQL Server stored procedure; a postgres workload is a built-in name or sql:");
+                throw Bad(map["workload"]!, noProcedures);
             }
 
             var (perSession, total) = Iterations(map["iterations"]);
@@ -111,9 +117,9 @@ public static class ExperimentFileReader
 
             foreach (var key in new[] { "encrypt", "trust_server_certificate" })
             {
-                if (map[key] is { } tls && engineName != "sqlserver")
+                if (map[key] is { } tls && experiments.RefusedKey(key) is { } refused)
                 {
-                    throw Bad(tls, $"{key} applies to sqlserver; for postgres put SSL Mode (and Trust Server Certificate) in the server connection string");
+                    throw Bad(tls, refused);
                 }
             }
             return new ExperimentDefinition

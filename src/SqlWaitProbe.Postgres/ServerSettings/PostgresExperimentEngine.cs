@@ -19,4 +19,15 @@ public sealed class PostgresExperimentEngine : IExperimentEngine
     /// <inheritdoc />
     public string CaptureServer(string server, IReadOnlyList<(string Name, string Value)> sessionSettings) =>
         PostgresSettingServer.WithSessionSettings(server, sessionSettings);
+
+    /// <inheritdoc />
+    public string? RefusedKey(string key) => key switch
+    {
+        "proc" => "proc: calls a SQL Server stored procedure; a postgres workload is a built-in name or sql:",
+        "encrypt" or "trust_server_certificate" => $"{key} applies to sqlserver; for postgres put SSL Mode (and Trust Server Certificate) in the server connection string",
+        _ => null,
+    };
+
+    /// <inheritdoc />
+    public string? OwnServer => "an embedded PostgreSQL";
 }

@@ -33,4 +33,10 @@ public sealed class SqlServerExperimentEngine : IExperimentEngine
     /// <inheritdoc />
     public string CaptureServer(string server, IReadOnlyList<(string Name, string Value)> sessionSettings) =>
         sessionSettings.Count == 0 ? server : throw new InvalidOperationException("SQL Server experiments have no session-level settings");
+
+    /// <inheritdoc />
+    public string? RefusedKey(string key) => null;
+
+    /// <inheritdoc />
+    public string? OwnServer => null;
 }

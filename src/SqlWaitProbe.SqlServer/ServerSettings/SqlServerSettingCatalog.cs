@@ -220,6 +220,16 @@ public sealed class SqlServerSettingCatalog : ISettingCatalog
     public IReadOnlyList<ScriptBatch> Split(string script) => TsqlScript.Split(script);
 
     /// <inheritdoc />
+    public string BatchesAre => "batch(es)";
+
+    /// <inheritdoc />
+    public string AsTyped(ScriptBatch batch)
+    {
+        ArgumentNullException.ThrowIfNull(batch);
+        return batch.Text.TrimEnd() + "\nGO" + (batch.Repeat > 1 ? $" {batch.Repeat}" : "");
+    }
+
+    /// <inheritdoc />
     public IReadOnlyList<ScriptProblem> Check(string script) => TsqlScript.Check(script);
 
     /// <summary>The family, owner (group or pool) and option of a setting's canonical name.</summary>
