@@ -31,6 +31,22 @@ public sealed record AnalysisModules(IReadOnlyList<IEngineModule> Engines, IRead
             : type => Engines.Select(e => e.ClassOfWait(type)).FirstOrDefault(c => c is not null) ?? WaitClass.Resource;
 
     /// <summary>
+    /// The next steps a finding about a bundle of <paramref name="engine"/> gives where they need the engine's own tools:
+    /// that engine's, or for an engine this build does not know the first registered engine's (the default of
+    /// <c>--engine</c>), as findings of such bundles always read.
+    /// </summary>
+    public EngineAdvice AdviceFor(string engine) =>
+        (Engines.FirstOrDefault(e => e.Name == engine) ?? Engines[0]).Advice;
+
+    /// <summary>
+    /// The configuration entries of a bundle of <paramref name="engine"/> that name its server instance: that engine's,
+    /// or for an engine this build does not know every registered engine's.
+    /// </summary>
+    public IReadOnlySet<string> InstanceSettingsFor(string engine) =>
+        Engines.FirstOrDefault(e => e.Name == engine)?.InstanceSettings
+        ?? Engines.SelectMany(e => e.InstanceSettings).ToHashSet(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>
     /// The server process of a bundle of <paramref name="engine"/> whose manifest names <paramref name="processName"/>:
     /// that engine's, or for an engine this build does not know the registered engine's of that process name; a process
     /// no engine knows is taken by its name alone.

@@ -19,6 +19,12 @@ public sealed record AnalysisResult
     /// <summary>One ledger per phase, same order.</summary>
     public required IReadOnlyList<PhaseLedger> Ledgers { get; init; }
 
+    /// <summary>The next steps the bundle's engine gives where a finding needs its own tools (from its registered module).</summary>
+    public required Core.Engines.EngineAdvice Advice { get; init; }
+
+    /// <summary>The manifest's configuration entries that name the server instance rather than configure it (from the engine's registered module).</summary>
+    public required IReadOnlySet<string> InstanceSettings { get; init; }
+
     /// <summary>Baseline → load module growth (empty without both).</summary>
     public IReadOnlyList<GrowthRow> Growth { get; init; } = [];
 

@@ -36,7 +36,7 @@ public static class BundleAnalyzer
         progress?.Report("building the time ledger");
         var server = modules.ProcessFor(manifest.Engine, manifest.ServerProcess);
         var ledgers = phases.Select(p => TimeLedger.Compute(p, server, tags, classOf, manifest.LogicalCpus)).ToArray();
-        var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers };
+        var partial = new AnalysisResult { Manifest = manifest, Phases = phases, Ledgers = ledgers, Advice = modules.AdviceFor(manifest.Engine), InstanceSettings = modules.InstanceSettingsFor(manifest.Engine) };
         var growth = partial.Baseline is { } b && partial.Load is { } l && !ReferenceEquals(b, l) ? Growth.Compute(b, l) : [];
         var byThreads = ledgers.OrderBy(x => x.Threads).ToArray();
         var fastest = Growth.FastestGrowing(byThreads);

@@ -56,6 +56,23 @@ public sealed class PostgresModule : IEngineModule
     public StackTagSet StackTags => PostgresStackTags.Set;
 
     /// <inheritdoc />
+    public EngineAdvice Advice { get; } = new()
+    {
+        IdleInTransactionBlocker = pid => $"the blocker sat idle inside its transaction: find the client of session {pid} (pg_stat_activity) and make it commit sooner, or set idle_in_transaction_session_timeout",
+        StatementWithoutPlan = "tune that statement first: capture its plan (EXPLAIN (ANALYZE, BUFFERS) in a test, or --explain in attach mode)",
+    };
+
+    /// <inheritdoc />
+    public IReadOnlySet<string> InstanceSettings { get; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
+    {
+        "postgres.data_directory", "postgres.config_file", "postgres.hba_file", "postgres.ident_file", "postgres.port",
+        "postgres.unix_socket_directories", "postgres.external_pid_file", "postgres.cluster_name",
+        "postgres.application_name", "postgres.client_encoding", "postgres.log_timezone", "postgres.TimeZone",
+        "postgres.DateStyle", "postgres.lc_messages", "postgres.lc_monetary", "postgres.lc_numeric", "postgres.lc_time",
+        "postgres.default_text_search_config",
+    };
+
+    /// <inheritdoc />
     public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? PostgresWaitClasses.Of(waitType) : null;
 
     /// <inheritdoc />

@@ -143,6 +143,16 @@ public sealed class SqlServerModule : IEngineModule
     public StackTagSet StackTags => SqlServerStackTags.Set;
 
     /// <inheritdoc />
+    public EngineAdvice Advice { get; } = new()
+    {
+        IdleInTransactionBlocker = pid => $"the blocker sat idle inside its open transaction: find the client of session {pid} (sys.dm_exec_sessions host_name, program_name) and make it commit sooner",
+        StatementWithoutPlan = "tune that statement first: its plan was no longer cached after the phase; capture it with SET STATISTICS XML ON in a test, or keep the last actual plan with LAST_QUERY_PLAN_STATS (2019+)",
+    };
+
+    /// <inheritdoc />
+    public IReadOnlySet<string> InstanceSettings { get; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+
+    /// <inheritdoc />
     public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? null : SqlServerWaitClasses.Of(waitType);
 
     /// <inheritdoc />

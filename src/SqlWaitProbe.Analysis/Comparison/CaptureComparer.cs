@@ -28,7 +28,7 @@ public static class CaptureComparer
         {
             Captures = captures,
             Phases = phases,
-            ConfigurationDifferences = CaptureConfiguration.Differences(captures.Select(c => c.Analysis.Manifest).ToArray()),
+            ConfigurationDifferences = CaptureConfiguration.Differences(captures.Select(c => c.Analysis.Manifest).ToArray(), k => captures.Any(c => c.Analysis.InstanceSettings.Contains(k))),
             Scalability = Scalability(phases, captures),
             Warnings = warnings,
             Statements = [.. phases.SelectMany(p => StatementComparison.Match(p, captures))],

@@ -5,20 +5,6 @@ namespace SqlWaitProbe.Analysis.Comparison;
 /// <summary>What differs between captures' recorded configurations and options, and column labels derived from it.</summary>
 public static class CaptureConfiguration
 {
-    /// <summary>
-    /// Settings that name the server instance rather than configure it (a data folder, a port, the probe's own
-    /// session's client settings): two captures of the same configuration always differ there, so they are not a
-    /// difference worth naming.
-    /// </summary>
-    private static readonly HashSet<string> InstanceIdentity = new(StringComparer.OrdinalIgnoreCase)
-    {
-        "postgres.data_directory", "postgres.config_file", "postgres.hba_file", "postgres.ident_file", "postgres.port",
-        "postgres.unix_socket_directories", "postgres.external_pid_file", "postgres.cluster_name",
-        "postgres.application_name", "postgres.client_encoding", "postgres.log_timezone", "postgres.TimeZone",
-        "postgres.DateStyle", "postgres.lc_messages", "postgres.lc_monetary", "postgres.lc_numeric", "postgres.lc_time",
-        "postgres.default_text_search_config",
-    };
-
     /// <summary>Options that name where a capture wrote or which server it used, not how it ran.</summary>
     private static readonly HashSet<string> NotConfiguration = new(StringComparer.Ordinal)
     {
@@ -30,14 +16,16 @@ public static class CaptureConfiguration
     /// Settings whose values differ: what ran (workload, sessions per phase, engine, CPU stacks) first, then the
     /// configuration, then the other capture options, each in name order. An option a capture was not given is compared
     /// by what the bundle records it ran with (the engine, workload, sessions and CPU collector are in the manifest) or
-    /// else as its default, never as missing: the manifest lists only the options given.
+    /// else as its default, never as missing: the manifest lists only the options given. <paramref name="isInstance"/>
+    /// tells the configuration entries that name a server instance rather than configure it (the engine module's
+    /// <c>InstanceSettings</c>): they always differ, so they are left out.
     /// </summary>
-    public static IReadOnlyList<ConfigurationRow> Differences(IReadOnlyList<BundleManifest> manifests)
+    public static IReadOnlyList<ConfigurationRow> Differences(IReadOnlyList<BundleManifest> manifests, Func<string, bool> isInstance)
     {
         var rows = new List<ConfigurationRow>();
         rows.AddRange(Ran(manifests).Where(r => r.Values.Distinct(StringComparer.Ordinal).Count() > 1));
         rows.AddRange(Differing(manifests, m => m.Experiment?.Effective ?? NoSettings, _ => true, "manifest.json experiment (read back from the server)", _ => null));
-        rows.AddRange(Differing(manifests, m => m.Configuration, k => !InstanceIdentity.Contains(k), "manifest.json configuration", _ => null));
+        rows.AddRange(Differing(manifests, m => m.Configuration, k => !isInstance(k), "manifest.json configuration", _ => null));
         rows.AddRange(Differing(manifests, m => m.Options, k => !NotConfiguration.Contains(k) && !RanOptions.Contains(k), "manifest.json options", _ => "default"));
         return rows;
     }
@@ -45,17 +33,19 @@ public static class CaptureConfiguration
     /// <summary>
     /// A label per capture, saying what differs: the workload, the sessions of the main phase (<c>4 sessions</c>), else the
     /// first differing setting whose values tell every capture apart (<c>memory model=LOCK_PAGES</c>; a file such as
-    /// <c>--sql md5.sql</c> by its name); else <paramref name="fallback"/> (e.g. the bundles' names).
+    /// <c>--sql md5.sql</c> by its name); else <paramref name="fallback"/> (e.g. the bundles' names). A configuration
+    /// entry is named without its engine's prefix; <paramref name="isInstance"/> is as for <see cref="Differences"/>.
     /// </summary>
-    public static IReadOnlyList<string> Labels(IReadOnlyList<BundleManifest> manifests, IReadOnlyList<string> fallback)
+    public static IReadOnlyList<string> Labels(IReadOnlyList<BundleManifest> manifests, IReadOnlyList<string> fallback, Func<string, bool> isInstance)
     {
-        foreach (var row in Differences(manifests))
+        var prefixes = manifests.Select(m => m.Engine + ".").Where(p => p.Length > 1).Distinct(StringComparer.Ordinal).ToArray();
+        foreach (var row in Differences(manifests, isInstance))
         {
             var labels = row.Setting switch
             {
                 Workload => row.Values.Select(v => v ?? "").ToArray(),
                 Sessions => manifests.Select(m => MainThreads(m) is { } n ? $"{n} session{(n == 1 ? "" : "s")}" : "").ToArray(),
-                _ => row.Values.Select(v => v is not null && IsPath(v) ? Path.GetFileNameWithoutExtension(v.Replace('\\', '/')) : $"{Short(row.Setting)}={v ?? "not recorded"}").ToArray(),
+                _ => row.Values.Select(v => v is not null && IsPath(v) ? Path.GetFileNameWithoutExtension(v.Replace('\\', '/')) : $"{Short(row.Setting, prefixes)}={v ?? "not recorded"}").ToArray(),
             };
             if (labels.Distinct(StringComparer.Ordinal).Count() == labels.Length && labels.All(l => l.Length is > 0 and <= 40))
             {
@@ -98,9 +88,11 @@ public static class CaptureConfiguration
 
     private static bool IsPath(string value) => value.Contains('/') || value.Contains('\\');
 
-    /// <summary>A setting's name without its engine prefix or dashes.</summary>
-    private static string Short(string name) =>
-        name.StartsWith("--", StringComparison.Ordinal) ? name[2..] : name.StartsWith("postgres.", StringComparison.Ordinal) ? name["postgres.".Length..] : name;
+    /// <summary>A setting's name without its dashes, or without the prefix of its engine's configuration entries (<c>engine.</c>).</summary>
+    private static string Short(string name, string[] enginePrefixes) =>
+        name.StartsWith("--", StringComparison.Ordinal) ? name[2..]
+        : enginePrefixes.FirstOrDefault(p => name.StartsWith(p, StringComparison.Ordinal)) is { } prefix ? name[prefix.Length..]
+        : name;
 
     private static string[] Unique(IReadOnlyList<string> names) =>
         names.Distinct(StringComparer.Ordinal).Count() == names.Count ? [.. names] : names.Select((n, i) => $"{n} ({Letters(i)})").ToArray();

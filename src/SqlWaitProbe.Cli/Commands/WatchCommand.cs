@@ -76,7 +76,7 @@ public static class WatchCommand
         var engine = EngineCatalog.Create(values, new EngineContext(secret.Read, Core.Runtime.RunScope.NewCapture()));
         if (engine is not IWatchableEngine watchable)
         {
-            throw new BadInputException($"--engine {engine.Name} cannot watch yet; use --engine postgres");
+            throw new BadInputException($"--engine {engine.Name} cannot watch yet: its engine gives no light poll of its sessions to measure triggers on; capture it with probe capture --attach");
         }
 
         WatchOptions.Read(options, watchable, output);

@@ -71,6 +71,16 @@ public interface IEngineModule
     /// <summary>The stack tags that ship for this engine, applied to its bundles' CPU stacks.</summary>
     StackTagSet StackTags { get; }
 
+    /// <summary>The next steps of findings that need the engine's own tools, for the analysis of its bundles.</summary>
+    EngineAdvice Advice { get; }
+
+    /// <summary>
+    /// Entries of the manifest's configuration that name the server instance rather than configure it (a data folder,
+    /// a port, the probe's own session's client settings): two captures of one configuration always differ there, so
+    /// a comparison does not name them as a difference.
+    /// </summary>
+    IReadOnlySet<string> InstanceSettings { get; }
+
     /// <summary>What <c>probe pack --redact</c> must know of this engine: its own words and its connection-string keys.</summary>
     RedactionRules Redaction { get; }
 }

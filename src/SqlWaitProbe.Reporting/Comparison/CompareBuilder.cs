@@ -43,7 +43,7 @@ public static class CompareBuilder
             }
 
             var names = paths.Select(p => Path.GetFileName(Path.TrimEndingDirectorySeparator(p)) is { Length: > 0 } n ? StripZip(n) : p).ToArray();
-            var chosen = labels ?? CaptureConfiguration.Labels(analyses.Select(a => a.Manifest).ToArray(), names);
+            var chosen = labels ?? CaptureConfiguration.Labels(analyses.Select(a => a.Manifest).ToArray(), names, k => analyses.Any(a => a.InstanceSettings.Contains(k)));
             var captures = analyses.Select((a, i) => new ComparedCapture(chosen[i], names[i], a)).ToArray();
             progress.Report("comparing");
             var result = CaptureComparer.Compare(captures, phase);

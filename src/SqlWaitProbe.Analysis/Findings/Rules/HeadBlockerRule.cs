@@ -43,9 +43,7 @@ public sealed class HeadBlockerRule : CaptureRule
                 $"session {head.Pid} was mostly {head.State} while it blocked" + (head.Session is { } n ? $" (watched session {n})" : " (not a watched session)"),
             ],
             head.State.StartsWith("idle in transaction", StringComparison.Ordinal)
-                ? analysis.Manifest.Engine == "sqlserver"
-                    ? $"the blocker sat idle inside its open transaction: find the client of session {head.Pid} (sys.dm_exec_sessions host_name, program_name) and make it commit sooner"
-                    : $"the blocker sat idle inside its transaction: find the client of session {head.Pid} (pg_stat_activity) and make it commit sooner, or set idle_in_transaction_session_timeout"
+                ? analysis.Advice.IdleInTransactionBlocker(head.Pid)
                 : $"shorten the transaction of session {head.Pid} or take its lock later; its statement is the first to tune");
     }
 }

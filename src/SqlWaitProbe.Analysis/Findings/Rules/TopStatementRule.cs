@@ -47,8 +47,6 @@ public sealed class TopStatementRule : CaptureRule
             $"In {l.Phase}, one statement takes {Pct(top.SessionShare)} of the session time: {shortText}",
             evidence,
             top.Plan is { } p ? $"read its plan ({p.File}) for the operators that cost most, and tune that statement first"
-                : analysis.Manifest.Engine == "sqlserver"
-                    ? "tune that statement first: its plan was no longer cached after the phase; capture it with SET STATISTICS XML ON in a test, or keep the last actual plan with LAST_QUERY_PLAN_STATS (2019+)"
-                    : "tune that statement first: capture its plan (EXPLAIN (ANALYZE, BUFFERS) in a test, or --explain in attach mode)");
+                : analysis.Advice.StatementWithoutPlan);
     }
 }
