@@ -12,7 +12,7 @@ namespace SqlWaitProbe.Architecture.Tests;
 /// </summary>
 public class CollectorCatalogTests
 {
-    private static readonly string[] ModuleAssemblies = ["SqlWaitProbe.Linux", "SqlWaitProbe.Windows", "SqlWaitProbe.Postgres", "SqlWaitProbe.SqlServer"];
+    private static readonly string[] ModuleAssemblies = ["SqlWaitProbe.Linux", "SqlWaitProbe.Windows", .. RegisteredEngineAssemblies.Names];
 
     private static ICollectorModule[] AllRegistered() =>
         [.. LinuxCollectors.All, .. WindowsCollectors.All, .. Registered.Engines.SelectMany(e => e.Collectors)];

@@ -14,30 +14,42 @@ public class DependencyDirectionTests
         "Spectre.Console", "System.CommandLine", "Serilog",
     ];
 
-    public static TheoryData<string, string[]> AllowedProjectReferences => new()
+    public static TheoryData<string, string[]> AllowedProjectReferences()
     {
-        { "SqlWaitProbe.Core", [] },
-        { "SqlWaitProbe.Analysis", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
-        // A collector module holds its writer and its reader into the analysis model, so the projects of collectors
-        // may reference the analysis (which holds no driver), never the reports or another platform or engine.
-        { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
-        { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Etl"] },
+        var rows = new TheoryData<string, string[]>
+        {
+            { "SqlWaitProbe.Core", [] },
+            { "SqlWaitProbe.Analysis", ["SqlWaitProbe.Core"] },
+            { "SqlWaitProbe.Reporting", ["SqlWaitProbe.Analysis", "SqlWaitProbe.Core"] },
+            // A collector module holds its writer and its reader into the analysis model, so the projects of collectors
+            // may reference the analysis (which holds no driver), never the reports or another platform or engine.
+            { "SqlWaitProbe.Linux", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
+            { "SqlWaitProbe.Windows", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Etl"] },
 
-        // The .etl reader is managed code only, so it reads traces on every OS: no TraceEvent, no Windows API.
-        { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.SqlServer", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
-        { "SqlWaitProbe.Postgres", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"] },
+            // The .etl reader is managed code only, so it reads traces on every OS: no TraceEvent, no Windows API.
+            { "SqlWaitProbe.Etl", ["SqlWaitProbe.Core"] },
 
-        // The one list of registered modules: it names every engine and platform, and nothing names it but the CLI.
-        { "SqlWaitProbe.Modules", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows", "SqlWaitProbe.Postgres", "SqlWaitProbe.SqlServer"] },
-        { "SqlWaitProbe.Phases", ["SqlWaitProbe.Core"] },
-        { "SqlWaitProbe.Packing", ["SqlWaitProbe.Core"] },
+            // The one list of registered modules: it names every engine and platform, and nothing names it but the CLI.
+            { "SqlWaitProbe.Modules", ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows", .. RegisteredEngineAssemblies.Names] },
+            { "SqlWaitProbe.Phases", ["SqlWaitProbe.Core"] },
+            { "SqlWaitProbe.Packing", ["SqlWaitProbe.Core"] },
 
-        // The capture session is engine- and OS-neutral and ends with the bundle: engines and OS collectors come in as
-        // modules, and the command line analyses the bundle afterwards.
-        { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Phases"] },
-    };
+            // Experiments run without a server or a driver: engines bring their settings through the engine contract.
+            { "SqlWaitProbe.Experiments", ["SqlWaitProbe.Core"] },
+
+            // The capture session is engine- and OS-neutral and ends with the bundle: engines and OS collectors come in as
+            // modules, and the command line analyses the bundle afterwards.
+            { "SqlWaitProbe.Capture", ["SqlWaitProbe.Core", "SqlWaitProbe.Phases"] },
+        };
+
+        // Every registered engine, a new one included: the contracts and the analysis model, no other engine or platform.
+        foreach (var engine in RegisteredEngineAssemblies.Names)
+        {
+            rows.Add(engine, ["SqlWaitProbe.Core", "SqlWaitProbe.Analysis"]);
+        }
+
+        return rows;
+    }
 
     [Theory]
     [MemberData(nameof(AllowedProjectReferences))]
@@ -77,11 +89,12 @@ public class DependencyDirectionTests
     [Fact]
     public void Command_line_tool_is_the_composition_root()
     {
-        var probeAssemblies = new[]
-        {
+        string[] probeAssemblies =
+        [
             "SqlWaitProbe.Core", "SqlWaitProbe.Analysis", "SqlWaitProbe.Reporting", "SqlWaitProbe.Linux", "SqlWaitProbe.Windows",
-            "SqlWaitProbe.SqlServer", "SqlWaitProbe.Postgres", "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl", "SqlWaitProbe.Packing", "SqlWaitProbe.Modules",
-        };
+            "SqlWaitProbe.Phases", "SqlWaitProbe.Capture", "SqlWaitProbe.Etl", "SqlWaitProbe.Packing", "SqlWaitProbe.Experiments", "SqlWaitProbe.Modules",
+            .. RegisteredEngineAssemblies.Names,
+        ];
         foreach (var name in probeAssemblies)
         {
             Assert.DoesNotContain("probe", Load(name).GetReferencedAssemblies().Select(a => a.Name));

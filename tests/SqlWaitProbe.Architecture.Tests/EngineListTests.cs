@@ -1,4 +1,5 @@
 using System.Reflection;
+using SqlWaitProbe.Modules;
 
 namespace SqlWaitProbe.Architecture.Tests;
 
@@ -9,7 +10,7 @@ namespace SqlWaitProbe.Architecture.Tests;
 /// </summary>
 public class EngineListTests
 {
-    private static readonly string[] EngineAssemblies = ["SqlWaitProbe.Postgres", "SqlWaitProbe.SqlServer"];
+    private static readonly string[] EngineAssemblies = RegisteredEngineAssemblies.Names;
 
     [Theory]
     [InlineData("SqlWaitProbe.Core")]
@@ -35,30 +36,31 @@ public class EngineListTests
         var offenders = Directory.EnumerateFiles(cli, "*.cs", SearchOption.AllDirectories)
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
             .Where(f => !allowed.Contains(Path.GetFileName(f)))
-            .Where(f => File.ReadLines(f).Any(l => l.Contains("SqlWaitProbe.Postgres", StringComparison.Ordinal) || l.Contains("SqlWaitProbe.SqlServer", StringComparison.Ordinal)))
+            .Where(f => File.ReadLines(f).Any(l => EngineAssemblies.Any(e => l.Contains(e, StringComparison.Ordinal))))
             .Select(f => Path.GetRelativePath(cli, f))
             .ToArray();
         Assert.True(offenders.Length == 0, "name an engine outside the registered list: " + string.Join(", ", offenders));
     }
 
     [Fact]
-    public void Server_process_names_are_given_by_their_engine_modules_only()
+    public void Engine_and_server_process_names_are_spelled_by_their_engine_modules_only()
     {
         // A default of "sqlservr" or "postgres" outside the engines would follow a capture of the other engine
-        // (perf following postgres on a SQL Server capture). The engine names, where a command is an engine's own
-        // (demo) or picks among engines by name (an experiment file), are not process names.
-        string[] allowed = ["DemoCommand.cs", "ExperimentFileReader.cs"];
+        // (perf following postgres on a SQL Server capture), and a test of an engine's name (== "sqlserver") gives a
+        // third engine the other's behaviour. probe demo is PostgreSQL's own command; everything else asks the module.
+        string[] allowed = ["DemoCommand.cs"];
+        var literals = Registered.Engines.SelectMany(e => new[] { e.Name, e.Process.Name }).Where(n => n.Length > 0).Distinct().Select(n => $"\"{n}\"").ToArray();
         var src = Path.Combine(RepositoryRoot(), "src");
         var offenders = Directory.EnumerateDirectories(src)
-            .Where(d => !Path.GetFileName(d).StartsWith("SqlWaitProbe.SqlServer", StringComparison.Ordinal) && !Path.GetFileName(d).StartsWith("SqlWaitProbe.Postgres", StringComparison.Ordinal))
+            .Where(d => !EngineAssemblies.Any(e => Path.GetFileName(d).StartsWith(e, StringComparison.Ordinal)))
             .SelectMany(d => Directory.EnumerateFiles(d, "*.cs", SearchOption.AllDirectories))
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
             .Where(f => !allowed.Contains(Path.GetFileName(f)))
             .Where(f => File.ReadLines(f).Where(l => !l.TrimStart().StartsWith("//", StringComparison.Ordinal))
-                .Any(l => l.Contains("\"sqlservr\"", StringComparison.OrdinalIgnoreCase) || l.Contains("\"postgres\"", StringComparison.OrdinalIgnoreCase)))
+                .Any(l => literals.Any(n => l.Contains(n, StringComparison.OrdinalIgnoreCase))))
             .Select(f => Path.GetRelativePath(src, f))
             .ToArray();
-        Assert.True(offenders.Length == 0, "spell a server process name outside its engine module (take it from EngineProcess): " + string.Join(", ", offenders));
+        Assert.True(offenders.Length == 0, "spell an engine or server process name outside its engine module (ask the registered module): " + string.Join(", ", offenders));
     }
 
     private static string RepositoryRoot()
