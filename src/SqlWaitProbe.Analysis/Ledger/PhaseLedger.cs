@@ -36,7 +36,7 @@ public sealed record PhaseLedger
     /// <summary>Waits by type, largest first.</summary>
     public IReadOnlyList<LedgerWait> Waits { get; init; } = [];
 
-    /// <summary>Σ waits in seconds.</summary>
+    /// <summary>Σ waits in seconds: the ledger's wait line, which unaccounted time is computed against.</summary>
     public double WaitSeconds => Waits.Sum(w => w.Seconds);
 
     /// <summary>True when waits were captured.</summary>

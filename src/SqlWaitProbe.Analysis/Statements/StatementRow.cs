@@ -27,7 +27,7 @@ public sealed record StatementRow
     /// <summary>Waits by type inside its session time, ms, largest first.</summary>
     public IReadOnlyList<(string Type, double Ms)> Waits { get; init; } = [];
 
-    /// <summary>Σ waits, ms.</summary>
+    /// <summary>Σ <see cref="Waits"/>, ms: the part of its session time the samples saw waiting.</summary>
     public double WaitMs => Waits.Sum(w => w.Ms);
 
     /// <summary>CPU ms attributed to it, or null when no CPU source covers it.</summary>

@@ -24,7 +24,7 @@ public sealed record StatementStats
     /// <summary>CPU ms when the server measures it per statement.</summary>
     public double? CpuMs { get; init; }
 
-    /// <summary>Rows.</summary>
+    /// <summary>Rows returned or affected over the phase, as the server counts them.</summary>
     public double Rows { get; init; }
 
     /// <summary>Pages read from the buffer pool.</summary>

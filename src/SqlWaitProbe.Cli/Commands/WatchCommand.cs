@@ -26,7 +26,6 @@ public static class WatchCommand
         "--proc", "--reset-server-state",
     };
 
-    /// <summary>Builds the command.</summary>
     public static Command Create(IProbeConsole console)
     {
         var command = new Command("watch", "Watch a live server read-only for hours, keep the last --keep of CPU stacks, waits and statements in a ring, and write a bundle with its report when a trigger fires.");

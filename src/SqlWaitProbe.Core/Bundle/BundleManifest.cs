@@ -131,7 +131,7 @@ public sealed record BundleCollector
     public string? Error { get; init; }
 }
 
-/// <summary>A file in the bundle.</summary>
+/// <summary>A file the manifest vouches for: its size and hash let a reader tell a damaged or edited bundle.</summary>
 /// <param name="Path">Relative path with forward slashes.</param>
 /// <param name="Bytes">Size in bytes.</param>
 /// <param name="Sha256">Lower-case hex SHA-256.</param>

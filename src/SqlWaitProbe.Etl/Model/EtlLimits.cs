@@ -27,6 +27,6 @@ public sealed record EtlLimits
     /// </summary>
     public bool UndefinedStackKeysAreDamage { get; init; } = true;
 
-    /// <summary>The defaults.</summary>
+    /// <summary>The limits for a trace from elsewhere: room for any real trace, a bound on a hostile one.</summary>
     public static EtlLimits Default { get; } = new();
 }

@@ -15,10 +15,10 @@ public sealed record SqlServerConnectionSettings
     /// <summary>The password, resolved from <c>--password-env</c> or a prompt; never logged.</summary>
     public string? Password { get; init; }
 
-    /// <summary><c>--encrypt</c>.</summary>
+    /// <summary><c>--encrypt</c>: TLS on the connection even where the server does not require it.</summary>
     public bool Encrypt { get; init; }
 
-    /// <summary><c>--trust-server-certificate</c>.</summary>
+    /// <summary><c>--trust-server-certificate</c>: accept a certificate no trusted authority signed (a test server's own).</summary>
     public bool TrustServerCertificate { get; init; }
 
     /// <summary><c>--database</c>, or null for the default (or the connection string's Initial Catalog).</summary>

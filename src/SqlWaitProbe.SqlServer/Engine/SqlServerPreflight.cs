@@ -11,7 +11,7 @@ public static class SqlServerPreflight
     /// <summary>SQL Server 2016: <c>sys.dm_exec_session_wait_stats</c> and <c>DROP … IF EXISTS</c> appeared.</summary>
     public const int MinimumMajorVersion = 13;
 
-    /// <summary>The version query.</summary>
+    /// <summary>The version query, run first: the permissions asked for next depend on the version it answers.</summary>
     public static SqlStatement VersionQuery { get; } = new("version check", """
         SELECT CONVERT(int, SERVERPROPERTY('ProductMajorVersion')) AS major_version,
                CONVERT(nvarchar(128), SERVERPROPERTY('ProductVersion')) AS product_version,

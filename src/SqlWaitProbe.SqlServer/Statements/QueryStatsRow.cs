@@ -24,7 +24,7 @@ public sealed record QueryStatsRow
     /// <summary><c>query_plan_hash</c>.</summary>
     public string? PlanHash { get; init; }
 
-    /// <summary>Executions.</summary>
+    /// <summary><c>execution_count</c>: executions completed since the plan was cached (the phase's share is a difference of two readings).</summary>
     public long Executions { get; init; }
 
     /// <summary>CPU of its workers, µs.</summary>

@@ -30,7 +30,7 @@ public sealed class XeSessionBuilder
         _options = options;
     }
 
-    /// <summary>The options.</summary>
+    /// <summary>The options the session was built from: the collector records the session and file names from them for <c>probe cleanup</c>.</summary>
     public XeSessionOptions Options => _options;
 
     /// <summary>The query that discovers the events' fields at run time (names are not hard-coded).</summary>

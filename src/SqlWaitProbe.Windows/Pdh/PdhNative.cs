@@ -26,7 +26,7 @@ internal static class PdhNative
         /// <summary>Status of the value.</summary>
         public uint CStatus;
 
-        /// <summary>The value.</summary>
+        /// <summary>The value as a double, the format the probe asks for (<c>PDH_FMT_DOUBLE</c>); meaningful only when <see cref="CStatus"/> says it is valid.</summary>
         public double DoubleValue;
     }
 
@@ -40,7 +40,7 @@ internal static class PdhNative
         /// <summary>The instance name (points into the same buffer).</summary>
         public IntPtr Name;
 
-        /// <summary>The value.</summary>
+        /// <summary>The instance's value with its own status: one instance can fail while the others read.</summary>
         public PdhFmtCounterValue Value;
     }
 
