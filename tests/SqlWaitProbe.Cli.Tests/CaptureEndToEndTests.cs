@@ -93,6 +93,8 @@ public sealed class CaptureEndToEndTests
         Assert.Contains("\"unit\":\"nanoseconds\"", File.ReadAllText(Path.Combine(dir, "report", "load.speedscope.json")));
         Assert.True(File.Exists(Path.Combine(dir, "report", "report.html")));
         AssertFindingsAsAUserReadsThem(Path.Combine(dir, "report", "findings.json"));
+        // The schema in docs/ holds for what a real capture writes, not only for crafted bundles.
+        ReportSchemas.AssertValid(ReportSchemas.Findings, File.ReadAllText(Path.Combine(dir, "report", "findings.json")));
         Assert.False(Directory.Exists(Path.Combine(Path.GetTempPath(), EmbeddedPostgres.FolderPrefix + m.RunId)));
         Assert.Empty(ProcessesMentioning(m.RunId));
     }

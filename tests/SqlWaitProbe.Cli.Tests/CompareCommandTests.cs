@@ -37,6 +37,7 @@ public sealed class CompareCommandTests
             Assert.True(File.Exists(Path.Combine(output, file)), $"{file} missing; stdout: {stdout}");
         }
 
+        ReportSchemas.AssertValid(ReportSchemas.Comparison, File.ReadAllText(Path.Combine(output, "comparison.json")));
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "comparison.json")));
         var module = json.RootElement.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "compare-module-change");
         Assert.Contains("libcrypto", module.GetProperty("title").GetString());
