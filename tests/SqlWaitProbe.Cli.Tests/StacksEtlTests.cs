@@ -27,6 +27,8 @@ public sealed class StacksEtlTests
         Assert.Equal("mscorlib", test[0].GetProperty("module").GetString());
         Assert.InRange(test[0].GetProperty("exclusiveShare").GetDouble(), 0.8, 0.95);
         Assert.Contains(test, e => e.GetProperty("module").GetString() == "ntoskrnl" && e.GetProperty("kernel").GetBoolean());
+        // Code the JIT compiled at an address no method event covers lies in no image: it is [jit], user mode, not unknown.
+        Assert.Contains(test, e => e.GetProperty("module").GetString() == "[jit]" && !e.GetProperty("kernel").GetBoolean() && e.GetProperty("exclusiveWeight").GetInt64() > 0);
         Assert.DoesNotContain(doc.RootElement.EnumerateArray(), e => e.GetProperty("process").GetString() == "Idle" && e.GetProperty("exclusiveWeight").GetInt64() > 200);
 
         // A customer's trace opens on the process that used the CPUs, not on the alphabet's first (Idle's few
