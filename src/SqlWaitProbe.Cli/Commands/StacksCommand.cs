@@ -8,7 +8,7 @@ public static class StacksCommand
 {
     public static Command Create(IProbeConsole console)
     {
-        var command = new Command("stacks", "Work with CPU stacks from perf script, folded or speedscope files: fold, draw flame graphs, diff two profiles, convert to speedscope, pprof or Chrome trace, show module shares and callers/callees.");
+        var command = new Command("stacks", "Work with CPU stacks from perf script, folded or speedscope files and Windows traces (.etl, PerfView's .etl.zip): fold, draw flame graphs, diff two profiles, convert to speedscope, pprof or Chrome trace, show module shares and callers/callees.");
         command.Subcommands.Add(StacksFoldCommand.Create(console));
         command.Subcommands.Add(StacksFlameGraphCommand.Create(console));
         command.Subcommands.Add(StacksDiffCommand.Create(console));
