@@ -120,6 +120,36 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
     }
 
     [Fact]
+    public async Task A_role_without_pg_monitor_watches_its_own_sessions_and_names_only_other_roles_client_backends_as_hidden()
+    {
+        using var others = _pg.StartPgbench("others_load", "SELECT pg_sleep(0.05);\n", 2, user: AttachCasesFixture.AppRole);
+        using var own = _pg.StartPgbench("own_load", "SELECT pg_sleep(0.05);\n", 1, user: AttachCasesFixture.UnprivilegedRole);
+        try
+        {
+            await _pg.WaitForAsync("others_load");
+            await _pg.WaitForAsync("own_load");
+            var dir = Path.Combine(TestData.TempFolder(), "bundle");
+            var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
+                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole), "--attach", "--duration", "2s", "--no-analyze", "-o", dir);
+            Assert.True(exit == 0, stderr);
+            Assert.Contains($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole}; shows them", stderr);
+
+            // With no filter every row the role cannot look into is a candidate: the other role's clients are named, the
+            // server's own background processes that run as a role (the logical replication launcher) are not.
+            using var bundle = CaptureBundle.Open(dir);
+            var hidden = bundle.Manifest.Options["attach.hidden_pids"].Split(',').Select(int.Parse).ToArray();
+            Assert.Superset(new HashSet<int>(await _pg.PidsAsync($"usename = '{AttachCasesFixture.AppRole}' AND application_name = 'others_load'")), new HashSet<int>(hidden));
+            Assert.Empty(hidden.Intersect(await _pg.PidsAsync("backend_type <> 'client backend'")));
+            Assert.Equal(await _pg.PidsAsync($"usename = '{AttachCasesFixture.UnprivilegedRole}' AND application_name = 'own_load'"), bundle.Manifest.Options["attach.backend_pids"].Split(',').Select(int.Parse).ToArray());
+        }
+        finally
+        {
+            others.Kill();
+            own.Kill();
+        }
+    }
+
+    [Fact]
     public async Task A_new_connection_per_transaction_is_followed_counted_while_it_lives_and_its_cpu_samples_attributed()
     {
         var (exit, stderr, findings, ledger, dir) = await CaptureAsync("churn", "SELECT count(*) FROM generate_series(1, 300000);\n", clients: 2, connectEach: true, extra: ["--offcpu", "on"]);
