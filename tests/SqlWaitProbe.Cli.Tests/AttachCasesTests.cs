@@ -199,6 +199,7 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         var f = Assert.Single(findings, f => f.Id == "activity-not-tracked");
         Assert.Contains("track_activities is off", f.Title);
         Assert.False(ledger.GetProperty("waitsCaptured").GetBoolean());
+        Assert.Matches(@"[\d.]+ s whose state the server did not show \(track_activities off\)", _summary);
         Assert.DoesNotContain(findings, x => x.Id is "waits-explain-little" or "dominant-wait" or "client-waits");
         var (checkExit, checkOut, checkErr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UntrackedRole));
         Assert.True(checkExit == 0, checkOut + checkErr);
