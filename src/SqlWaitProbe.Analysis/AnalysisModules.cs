@@ -30,6 +30,9 @@ public sealed record AnalysisModules(IReadOnlyList<IEngineModule> Engines, IRead
             ? type => known.ClassOfWait(type) ?? WaitClass.Resource
             : type => Engines.Select(e => e.ClassOfWait(type)).FirstOrDefault(c => c is not null) ?? WaitClass.Resource;
 
+    /// <summary>How an attach capture of <paramref name="engine"/> measures its sessions (<see cref="IEngineModule.AttachMethod"/>); null for an engine this build does not know.</summary>
+    public string? AttachMethodFor(string engine) => Engines.FirstOrDefault(e => e.Name == engine)?.AttachMethod;
+
     /// <summary>
     /// The next steps a finding about a bundle of <paramref name="engine"/> gives where they need the engine's own tools:
     /// that engine's, or for an engine this build does not know the first registered engine's (the default of

@@ -58,6 +58,9 @@ public sealed record AnalysisResult
     /// <summary>Each phase's statements and blocking, for the phases whose bundle files have them, in the order the phases ran.</summary>
     public IReadOnlyList<Statements.PhaseStatements> Statements { get; init; } = [];
 
+    /// <summary>How the bundle's engine measures an attach capture's sessions, for the Method section; null when the engine is not known to this build.</summary>
+    public string? EngineAttachMethod { get; init; }
+
     /// <summary>Findings, most severe first.</summary>
     public IReadOnlyList<Finding> Findings { get; init; } = [];
 

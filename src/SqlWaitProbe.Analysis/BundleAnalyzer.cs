@@ -88,6 +88,7 @@ public static class BundleAnalyzer
             Statements = phases.Select(Statements.StatementLedger.Compute).OfType<Statements.PhaseStatements>().ToArray(),
             Focus = focusViews,
             DataQuality = DataQualityNotes(bundle, phases),
+            EngineAttachMethod = modules.AttachMethodFor(manifest.Engine),
         };
         result = result with { DataQuality = [.. result.DataQuality, .. Statements.StatementNotes.Describe(result.Statements)] };
         var withFindings = result with { Findings = CaptureRules.Evaluate(result) };

@@ -91,6 +91,7 @@ public static class CaptureSession
                 ProcessPerSession = engine.ProcessPerSession,
                 PhaseSeconds = request.Plan.Duration?.TotalSeconds,
                 ServerPid = server.ServerPid,
+                SessionParentPid = server.SessionParentPid,
                 Scope = request.Scope,
                 Progress = progress,
             };

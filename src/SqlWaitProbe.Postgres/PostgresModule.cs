@@ -76,6 +76,13 @@ public sealed class PostgresModule : IEngineModule
     public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? PostgresWaitClasses.Of(waitType) : null;
 
     /// <inheritdoc />
+    public string AttachMethod =>
+        "PostgreSQL: pg_stat_activity is polled every 10 ms; each backend (pid and start time) is followed from when it appears to when it goes, "
+        + "and its time is cut into states (session_states.csv, activity.csv). Waits are the time the polls showed each session waiting in its time in statements or transactions (activity.csv). "
+        + "CPU and run queue are each backend's /proc schedstat counters read every 10 ms over the same time (session_timeline.csv); the part of each reading interval the polls showed waiting is inside that wait "
+        + "(a woken backend queues before its wait clears; a write into the page cache runs under its IO wait), listed apart and not counted again.";
+
+    /// <inheritdoc />
     public RedactionRules Redaction { get; } = new()
     {
         OwnWords = ["postgres", "postgresql", "template0", "template1"],

@@ -8,6 +8,12 @@ namespace SqlWaitProbe.Postgres;
 /// <param name="IsLocal">True when the server runs on this machine (its backends are visible in /proc).</param>
 public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bool IsLocal)
 {
+    /// <summary>
+    /// The postmaster on this machine, which forks every backend: the parent of the backend serving the probe's own
+    /// connection. Null when the server is not local.
+    /// </summary>
+    public int? Postmaster { get; init; }
+
     /// <summary><c>server_version_num</c>, e.g. 150004.</summary>
     public int VersionNumber { get; init; }
 
@@ -22,6 +28,9 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
 
     /// <summary>True when <c>pg_stat_statements</c> is loaded and created in the database, so its view can be read.</summary>
     public bool HasStatementStats { get; init; }
+
+    /// <summary>True when <c>shared_preload_libraries</c> names <c>pg_stat_statements</c> (as far as the role may read it), created in the database or not.</summary>
+    public bool StatementStatsLoaded { get; init; }
 
     /// <summary>
     /// The server's non-default settings (read-only). Settings from the client or this session are the probe's own
@@ -52,13 +61,16 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
         var pid = reader.GetInt32(2);
 
         // The backend serving this very connection is visible here only when the server is local.
-        var local = File.Exists($"/proc/{pid}/stat") && File.ReadAllText($"/proc/{pid}/stat").Contains("(postgres)", StringComparison.Ordinal);
+        var stat = File.Exists($"/proc/{pid}/stat") ? File.ReadAllText($"/proc/{pid}/stat") : "";
+        var local = stat.Contains("(postgres)", StringComparison.Ordinal);
         var statementStats = reader.GetBoolean(4);
         var computeQueryId = reader.GetString(5);
         var info = new PostgresServerInfo(reader.GetString(0), reader.GetBoolean(1), local)
         {
+            Postmaster = local ? ParentOf(stat) : null,
             VersionNumber = reader.GetInt32(3),
             HasStatementStats = statementStats,
+            StatementStatsLoaded = reader.GetBoolean(6),
             ComputesQueryId = computeQueryId is "on" or "regress" || (computeQueryId == "auto" && reader.GetBoolean(6)),
         };
         await reader.CloseAsync();
@@ -71,5 +83,15 @@ public sealed record PostgresServerInfo(string Version, bool HasWaitSampling, bo
         }
 
         return info with { Settings = settings };
+    }
+
+    /// <summary>The parent pid in a <c>/proc/PID/stat</c> line (the field after the state), when it is a postgres process.</summary>
+    private static int? ParentOf(string stat)
+    {
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return fields.Length > 1 && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent) && parent > 1
+            && File.Exists($"/proc/{parent}/comm") && File.ReadAllText($"/proc/{parent}/comm").Trim() == "postgres"
+            ? parent
+            : null;
     }
 }

@@ -156,6 +156,13 @@ public sealed class SqlServerModule : IEngineModule
     public WaitClass? ClassOfWait(string waitType) => waitType.Contains(':', StringComparison.Ordinal) ? null : SqlServerWaitClasses.Of(waitType);
 
     /// <inheritdoc />
+    public string AttachMethod =>
+        "SQL Server: sys.dm_exec_sessions with their requests (sys.dm_exec_requests) are polled every 100 ms with the attach filters; each session (session id and login_time, "
+        + "so a pooled client's id reused by a new connection is a new session) is cut into states (session_states.csv): active while it runs a request, idle in transaction while it holds a transaction open without one, idle otherwise. "
+        + "Waits are the sessions' own sys.dm_exec_session_wait_stats deltas and CPU their cpu_time deltas, which grow only while a request runs, so they cover the same time; "
+        + "server-wide waits are not in the ledger, and there is no run queue per session.";
+
+    /// <inheritdoc />
     public RedactionRules Redaction { get; } = new()
     {
         OwnWords = ["sqlserver", "sqlservr", "master", "tempdb", "model", "msdb", "sa"],

@@ -93,6 +93,22 @@ public sealed class AttachSpanLedgerTests
     }
 
     [Fact]
+    public void A_sql_server_client_slow_to_read_results_is_client_time_with_its_own_finding_not_the_dominant_wait()
+    {
+        // 10 s of requests: 4 s waiting for the client to read its results, 1 s on page reads, 4 s on a CPU.
+        var a = Analyze.Crafted(new CraftedBundle(workload: "attach").AttachWindow("attach", 10)
+            .Raw(BundlePaths.Sessions("attach"), "session,backend_pid,db_session_id,cpu_ms,run_queue_ms\n55,,55,4000,\n")
+            .Raw(BundlePaths.SessionStates("attach"), "session,state,start_ms,end_ms\n55,active,0,10000\n")
+            .Wait("attach", "ASYNC_NETWORK_IO", 4000).Wait("attach", "PAGEIOLATCH_SH", 1000));
+
+        var client = Assert.Single(a.Findings, f => f.Id == "client-waits");
+        Assert.Equal("warning", client.Severity);
+        Assert.Contains("40% of session time for clients to send or read (ASYNC_NETWORK_IO)", client.Title);
+        var dominant = Assert.Single(a.Findings, f => f.Id == "dominant-wait");
+        Assert.Contains("PAGEIOLATCH_SH", dominant.Title);
+    }
+
+    [Fact]
     public void A_sql_server_attach_ledger_counts_sessions_only_while_they_run_a_request_or_hold_a_transaction_and_sleeping_ones_are_idle()
     {
         // 30 s window. Session 55 runs requests for 8 s and sleeps 22 s; session 56 holds a transaction open, with no

@@ -133,6 +133,21 @@ public sealed class AttachCasesFixture : IAsyncLifetime
         await Task.Delay(500);
     }
 
+    /// <summary>The pids of the backends <paramref name="where"/> picks from pg_stat_activity, read as a superuser.</summary>
+    public async Task<IReadOnlyList<int>> PidsAsync(string where)
+    {
+        await using var c = new NpgsqlConnection(Server.ConnectionString);
+        await c.OpenAsync();
+        await using var reader = await new NpgsqlCommand($"SELECT pid FROM pg_stat_activity WHERE {where} ORDER BY pid", c).ExecuteReaderAsync();
+        var pids = new List<int>();
+        while (await reader.ReadAsync())
+        {
+            pids.Add(reader.GetInt32(0));
+        }
+
+        return pids;
+    }
+
     /// <inheritdoc />
     public async Task DisposeAsync() => await Server.DisposeAsync();
 }

@@ -33,6 +33,13 @@ public sealed class PostgresAttachBadInputTests
         Assert.Contains("FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()", stdout);
         Assert.Contains("datname = @database AND usename = @login", stdout);
         Assert.Contains("--   @login = E'report_user'", stdout);
+
+        // It says what the capture sends: the privilege check, the hidden sessions' query and the 10 ms poll that
+        // follows backends as they come and go, not a list taken once.
+        Assert.Contains("pg_has_role(current_user, 'pg_read_all_stats', 'member')", stdout);
+        Assert.Contains("WHERE backend_type IS NULL AND usesysid IS NOT NULL AND datid IS NOT NULL", stdout);
+        Assert.Contains("backend_start, true, statement_timestamp() FROM watched", stdout);
+        Assert.DoesNotContain("listed once", stdout);
         Assert.Contains("perf record -a -e cpu-clock --call-graph", stdout);
         Assert.False(Directory.Exists(dir));
     }

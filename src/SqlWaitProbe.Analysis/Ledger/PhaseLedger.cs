@@ -112,7 +112,8 @@ public sealed record PhaseLedger
     /// <summary>The phase heading of the reports, e.g. <c>8 session(s), 1200 executions, 300/s, 26.7 ms per execution</c>.</summary>
     public string Headline => IsAttach
         ? $"attached to {WatchedSessions} session(s) for {Core.Text.Figures.F(WallSeconds)} s, no workload run by the probe"
-            + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)" : "")
+            + (Attach is { } a ? $"; {Core.Text.Figures.F(a.BusyMs / 1000)} s in statements or transactions, {Core.Text.Figures.F(a.IdleMs / 1000)} s idle between statements (beside the ledger)"
+                + (a.DisabledMs > 0 ? $", {Core.Text.Figures.F(a.DisabledMs / 1000)} s whose state the server did not show (track_activities off)" : "") : "")
         : $"{Threads} session(s), {Core.Text.Figures.Count(Executions, "execution")}{(RunningAtEnd > 0 ? $" ({RunningAtEnd} still running at the phase end{(CancelledExecutions > 0 ? $", {CancelledExecutions} of them cancelled after --finish-within" : "")}, counted as {Core.Text.Figures.F(CountedExecutions)})" : "")}, {Core.Text.Figures.F(ExecutionsPerSecond)}/s, {Core.Text.Figures.F(MsPerExecution)} ms per execution";
 
     /// <summary>The ledger in one line, e.g. <c>session time 11.9 s = waits 5.14 s + CPU 1.61 s + run queue (…) 5.1 s + off-CPU time no wait covers 0.1 s</c>.</summary>

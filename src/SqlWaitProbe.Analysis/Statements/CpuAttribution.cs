@@ -6,6 +6,11 @@ namespace SqlWaitProbe.Analysis.Statements;
 /// Splits each session's measured CPU and run queue between its statements: every interval between two readings of
 /// session_timeline.csv goes to the statements sampled in it, in proportion to their samples on a CPU (or, when none
 /// was on a CPU, to all their active samples); an interval with no active sample is CPU outside any statement.
+/// In attach mode, as the attach ledger does, readings come every 10 ms, about as often as the samples, so a sample
+/// counts in each interval by how much of the time it stands for falls there rather than by falling inside it; and
+/// the share of an interval the samples showed waiting keeps its CPU and run queue inside that wait (a woken backend
+/// queues before its wait clears; a write into the page cache runs under its IO wait), so a statement's waits, CPU and
+/// run queue do not count the same time twice.
 /// </summary>
 public sealed class CpuAttribution
 {
@@ -25,8 +30,11 @@ public sealed class CpuAttribution
     /// <summary>CPU in intervals where no statement was sampled running, ms.</summary>
     public double OutsideMs { get; private set; }
 
+    /// <summary>CPU kept inside the waits the samples showed (attach mode only), ms.</summary>
+    public double InWaitsMs { get; private set; }
+
     /// <summary>Attributes the CPU of every session of <paramref name="timeline"/> by the samples of <paramref name="activity"/>.</summary>
-    public static CpuAttribution Compute(SessionTimeline timeline, IReadOnlyList<ActivitySample> activity)
+    public static CpuAttribution Compute(SessionTimeline timeline, IReadOnlyList<ActivitySample> activity, bool attach = false)
     {
         var result = new CpuAttribution();
         var bySession = activity.Where(a => a.Session is not null && a.IsActive && a.Statement is not null)
@@ -36,6 +44,7 @@ public sealed class CpuAttribution
         {
             var samples = bySession.GetValueOrDefault(session) ?? [];
             var readings = timeline.Readings(session);
+            var maxHalf = attach && samples.Length > 0 ? samples.Max(s => s.SampleMs) / 2 : 0;
             var next = 0;
             for (var i = 1; i < readings.Count; i++)
             {
@@ -43,20 +52,28 @@ public sealed class CpuAttribution
                 var (toMs, cpuB, rqB) = readings[i];
                 var cpu = Math.Max(0, cpuB - cpuA);
                 var runQueue = Math.Max(0, rqB - rqA);
-                while (next < samples.Length && samples[next].Ms <= fromMs)
+                while (next < samples.Length && samples[next].Ms + maxHalf <= fromMs)
                 {
                     next++;
                 }
 
                 var onCpu = new Dictionary<string, double>(StringComparer.Ordinal);
                 var active = new Dictionary<string, double>(StringComparer.Ordinal);
-                for (var j = next; j < samples.Length && samples[j].Ms <= toMs; j++)
+                for (var j = next; j < samples.Length && samples[j].Ms - maxHalf <= toMs; j++)
                 {
                     var s = samples[j];
-                    active[s.Statement!] = active.GetValueOrDefault(s.Statement!) + 1;
+                    var weight = attach
+                        ? Math.Max(0, Math.Min(toMs, s.Ms + (s.SampleMs / 2)) - Math.Max(fromMs, s.Ms - (s.SampleMs / 2)))
+                        : s.Ms > fromMs ? 1 : 0;
+                    if (weight <= 0)
+                    {
+                        continue;
+                    }
+
+                    active[s.Statement!] = active.GetValueOrDefault(s.Statement!) + weight;
                     if (s.WaitType is null)
                     {
-                        onCpu[s.Statement!] = onCpu.GetValueOrDefault(s.Statement!) + 1;
+                        onCpu[s.Statement!] = onCpu.GetValueOrDefault(s.Statement!) + weight;
                     }
                 }
 
@@ -69,6 +86,14 @@ public sealed class CpuAttribution
 
                 var sum = weights.Values.Sum();
                 var activeSum = active.Values.Sum();
+                if (attach)
+                {
+                    var notWaiting = onCpu.Values.Sum() / activeSum;
+                    result.InWaitsMs += cpu * (1 - notWaiting);
+                    cpu *= notWaiting;
+                    runQueue *= notWaiting;
+                }
+
                 foreach (var (key, samplesActive) in active)
                 {
                     var weight = weights.GetValueOrDefault(key);

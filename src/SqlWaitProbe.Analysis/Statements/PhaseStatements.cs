@@ -15,6 +15,12 @@ public sealed record PhaseStatements
     /// <summary>CPU of the sessions' readings in which no statement was sampled running (between statements), ms.</summary>
     public double CpuOutsideMs { get; init; }
 
+    /// <summary>CPU the sessions spent while the samples showed them waiting, kept inside those waits (attach mode), ms.</summary>
+    public double CpuInWaitsMs { get; init; }
+
+    /// <summary>The interval between two readings of the sessions' CPU, ms.</summary>
+    public double ReadingMs { get; init; } = 100;
+
     /// <summary>Head blockers, by the session time they cost others.</summary>
     public IReadOnlyList<HeadBlocker> Blockers { get; init; } = [];
 

@@ -6,9 +6,9 @@ namespace SqlWaitProbe.Analysis.Statements;
 /// <summary>
 /// Each statement's ledger in a phase. Its session time is the watched sessions' samples that ran it (state active)
 /// × the time each sample stands for; its waits are those samples that waited, by type. Its CPU is the sessions'
-/// measured CPU (session_timeline.csv, read every 100 ms from <c>/proc</c>), each reading's CPU split between the
-/// statements sampled on a CPU in it, in proportion to their samples — so the CPU is the kernel's, and only the split
-/// within one 100 ms reading rests on samples. That split's bound (<see cref="StatementRow.CpuErrorMs"/>) is the CPU
+/// measured CPU (session_timeline.csv, read every 100 ms from <c>/proc</c>, 10 ms in attach mode), each reading's CPU
+/// split between the statements sampled on a CPU in it, in proportion to their samples — so the CPU is the kernel's, and
+/// only the split within one reading rests on samples; in attach mode the CPU while a wait was shown stays inside it. That split's bound (<see cref="StatementRow.CpuErrorMs"/>) is the CPU
 /// of readings the statement shared with another, whichever way it went. Without a timeline, a statement's CPU is its
 /// on-CPU samples × their time (CPU and run queue together), or the server's own per-statement CPU.
 /// </summary>
@@ -48,7 +48,7 @@ public static class StatementLedger
             }
         }
 
-        var attribution = phase.SessionTimeline is { } timeline && input.ActivityCaptured ? CpuAttribution.Compute(timeline, input.Activity) : null;
+        var attribution = phase.SessionTimeline is { } timeline && input.ActivityCaptured ? CpuAttribution.Compute(timeline, input.Activity, phase.AttachMode) : null;
         var total = span.Values.Sum();
         var stats = (input.Stats ?? []).ToDictionary(s => s.Key, StringComparer.Ordinal);
         var keys = new HashSet<string>(span.Keys, StringComparer.Ordinal);
@@ -72,7 +72,9 @@ public static class StatementLedger
                 cpu = attribution.CpuMs.GetValueOrDefault(key);
                 runQueue = attribution.RunQueueMs.GetValueOrDefault(key);
                 error = attribution.ErrorMs.GetValueOrDefault(key);
-                source = "session CPU from /proc every 100 ms, split by the statement's samples";
+                source = phase.AttachMode
+                    ? "session CPU from /proc every 10 ms, split by the statement's samples; CPU and run queue while a wait was shown are inside the waits"
+                    : "session CPU from /proc every 100 ms, split by the statement's samples";
             }
             else if (stat?.CpuMs is { } serverCpu)
             {
@@ -109,6 +111,8 @@ public static class StatementLedger
             Rows = ordered,
             SessionMs = total,
             CpuOutsideMs = attribution?.OutsideMs ?? 0,
+            CpuInWaitsMs = attribution?.InWaitsMs ?? 0,
+            ReadingMs = phase.AttachMode ? 10 : 100,
             Blockers = Blocking.HeadBlockers(input),
             KeyedByText = span.Count > 0 && span.Keys.All(StatementKey.IsTextKey),
             StatsCaptured = input.Stats is not null,

@@ -22,7 +22,8 @@ public static class StatementNotes
             var cpu = p.Rows.Sum(r => r.CpuMs ?? 0);
             if (cpu > 0 && p.Rows.Any(r => r.CpuSource.StartsWith("session CPU", StringComparison.Ordinal)))
             {
-                yield return $"phase {p.Phase}: statement CPU is the sessions' measured CPU ({Core.Text.Figures.F(cpu)} ms) split by samples within each 100 ms reading; the split of readings two statements shared bounds the statements' CPU by ± {Core.Text.Figures.F(error)} ms in all (each row's ±); {Core.Text.Figures.F(p.CpuOutsideMs)} CPU ms fell in readings with no statement sampled";
+                yield return $"phase {p.Phase}: statement CPU is the sessions' measured CPU ({Core.Text.Figures.F(cpu)} ms) split by samples within each {Core.Text.Figures.F(p.ReadingMs)} ms reading; the split of readings two statements shared bounds the statements' CPU by ± {Core.Text.Figures.F(error)} ms in all (each row's ±); {Core.Text.Figures.F(p.CpuOutsideMs)} CPU ms fell in readings with no statement sampled"
+                    + (p.CpuInWaitsMs > 0 ? $"; {Core.Text.Figures.F(p.CpuInWaitsMs)} CPU ms ran while a wait was shown and is inside that wait, not in the statements' CPU" : "");
             }
         }
     }

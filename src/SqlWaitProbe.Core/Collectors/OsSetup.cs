@@ -27,6 +27,9 @@ public sealed record OsSetup
     /// <summary>The server's own process when the engine knows it: it and its descendants are the workload's CPU.</summary>
     public int? ServerPid { get; init; }
 
+    /// <summary>The process that starts a server process per session, on this machine (<see cref="Engines.EngineServer.SessionParentPid"/>).</summary>
+    public int? SessionParentPid { get; init; }
+
     /// <summary>What the capture owns on this machine: run folder and child processes (null for a dry run, which starts nothing).</summary>
     public RunScope? Scope { get; init; }
 

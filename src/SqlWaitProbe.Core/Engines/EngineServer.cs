@@ -16,4 +16,12 @@ public sealed record EngineServer(string Version, string Summary, bool IsLocal, 
     /// sessions' backends are then the workload.
     /// </summary>
     public int? ServerPid { get; init; }
+
+    /// <summary>
+    /// The process on this machine that starts a server process per session (PostgreSQL's postmaster), when the engine
+    /// knows it: a collector that follows sessions as they connect can follow it to see the ones started later, even
+    /// when every session it was told of has already gone. Unlike <see cref="ServerPid"/>, it does not make the whole
+    /// process tree the workload.
+    /// </summary>
+    public int? SessionParentPid { get; init; }
 }

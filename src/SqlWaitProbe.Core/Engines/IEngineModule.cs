@@ -68,6 +68,12 @@ public interface IEngineModule
     /// </summary>
     WaitClass? ClassOfWait(string waitType);
 
+    /// <summary>
+    /// How this engine's attach captures follow sessions and measure their waits, CPU and run queue, for the Method
+    /// section of their reports; null when the engine has no attach mode of its own.
+    /// </summary>
+    string? AttachMethod => null;
+
     /// <summary>The stack tags that ship for this engine, applied to its bundles' CPU stacks.</summary>
     StackTagSet StackTags { get; }
 

@@ -35,11 +35,15 @@ public sealed class OffCpuCollector : ICollector
     private IDisposable? _following;
     private int? _postmaster;
 
-    /// <summary>Creates the collector; its perf child belongs to the run of <paramref name="scope"/>.</summary>
-    public OffCpuCollector(RunScope scope, int maxMegabytes = 512)
+    /// <summary>
+    /// Creates the collector; its perf child belongs to the run of <paramref name="scope"/>. <paramref name="sessionParent"/>
+    /// is the process that forks the backends (the postmaster) when the engine knows it.
+    /// </summary>
+    public OffCpuCollector(RunScope scope, int maxMegabytes = 512, int? sessionParent = null)
     {
         _scope = scope;
         _maxMegabytes = maxMegabytes;
+        _postmaster = sessionParent;
     }
 
     /// <inheritdoc />
@@ -68,7 +72,7 @@ public sealed class OffCpuCollector : ICollector
         // A backend listed a moment ago can be gone when perf opens its events (a client that connects per
         // transaction), and perf then refuses the whole list: it is asked again with the postmaster alone, whose
         // inheritance covers every backend forked from then on (those of such a client live a moment only). The
-        // postmaster's pid is read from any backend still there.
+        // postmaster's pid comes from the engine (the parent of the probe's own backend), else from any backend still there.
         _following = phase.Live.Follow(Started, _ => { });
         string? last = null;
         for (var attempt = 1; attempt <= 10; attempt++)

@@ -55,5 +55,5 @@ public sealed class OffCpuModule(Func<string?> perfProblem) : IOsCollectorModule
     public IEnumerable<ICollector> Create(IReadOnlyList<CollectorChoice> choices, PhaseContext phase, OsSetup setup) =>
         choices.Select(c => !c.Runs ? c.NotRun()
             : phase.Sessions.Count == 0 ? new NotRunCollector(c.Name, CollectorStatus.Skipped, BackendCpuModule.NoBackend)
-            : (ICollector)new OffCpuCollector(setup.RequiredScope, setup.Options.Get(PerfOptions.MaxPerfMegabytes)));
+            : (ICollector)new OffCpuCollector(setup.RequiredScope, setup.Options.Get(PerfOptions.MaxPerfMegabytes), setup.SessionParentPid));
 }

@@ -96,8 +96,10 @@ public sealed class BackendCpuCollector : ICollector
                 double? runQueueMs = t.Last.RunQueueNs is { } e && t.Start.RunQueueNs is { } b ? (e - b) / 1e6 : null;
                 phase.SessionCpu[session] = new SessionCpuTime((t.Last.Ticks - t.Start.Ticks) * ticksToMs, runQueueMs);
 
-                // A session the engine says ended is followed to its end; one that vanished unannounced lost its tail.
-                vanished += t.Vanished && !phase.Live.HasEnded(session) ? 1 : 0;
+                // A session the engine says ended is followed to its end; one that vanished unannounced inside the window
+                // lost its tail. Once the window has closed the engine's sampler stops announcing ends, and a client that
+                // connects per transaction leaves every second or so: a backend found gone then lost nothing of the window.
+                vanished += t.Vanished && !phase.Live.HasEnded(session) && t.VanishedUtc <= phase.EndUtc ? 1 : 0;
             }
         }
 
@@ -150,6 +152,7 @@ public sealed class BackendCpuCollector : ICollector
             // Gone, or its pid already serves another process (counters never go back).
             t.Alive = false;
             t.Vanished = true;
+            t.VanishedUtc = DateTime.UtcNow;
             return;
         }
 
@@ -208,5 +211,7 @@ public sealed class BackendCpuCollector : ICollector
         public bool Alive { get; set; } = true;
 
         public bool Vanished { get; set; }
+
+        public DateTime VanishedUtc { get; set; }
     }
 }

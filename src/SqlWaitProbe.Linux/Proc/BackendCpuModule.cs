@@ -39,7 +39,7 @@ public sealed class BackendCpuModule : IOsCollectorModule, IAnalysisModule
         return
         [
             setup.ServerIsLocal
-                ? new(Name, "session CPU: /proc/<backend>/stat and /proc/<backend>/schedstat of every session's backend at phase start and end (sessions.csv)")
+                ? new(Name, "session CPU: /proc/<backend>/schedstat of every session's backend every 100 ms (10 ms in attach mode) while it lives (session_timeline.csv), and /proc/<backend>/stat every second (sessions.csv, series.csv)")
                 : new(Name, "session CPU: not run (" + NotHere + ")", CollectorStatus.Skipped, NotHere),
         ];
     }

@@ -79,7 +79,9 @@ public sealed record AttachSurvey
         if (filter.Filters)
         {
             throw Naming(existing, new BadInputException(
-                $"{filter.DescribeOptions()} matches no client backend on {server}; connected now: {PostgresBackend.List(existing)}. Change the filter to one of these, or start the workload first"));
+                existing.Count == 0
+                    ? $"{filter.DescribeOptions()} matches no client backend on {server}, and none is connected besides the probe's own: start the workload first, then attach"
+                    : $"{filter.DescribeOptions()} matches no client backend on {server}; connected now: {PostgresBackend.List(existing)}. Change the filter to one of these, or start the workload first"));
         }
 
         throw new BadInputException($"no client backend is connected to {server} besides the probe's own: start the workload first, then attach");

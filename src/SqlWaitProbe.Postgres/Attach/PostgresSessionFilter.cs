@@ -22,8 +22,13 @@ public sealed record PostgresSessionFilter
         + "pg_has_role(current_user, 'pg_read_all_stats', 'member') OR COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = current_user), false), "
         + "current_setting('track_activities')";
 
-    /// <summary>Rows that are another role's client backend the monitoring role may not look into (their user is known, their type is not).</summary>
-    private const string HiddenRow = "backend_type IS NULL AND usesysid IS NOT NULL";
+    /// <summary>
+    /// Rows that are another role's client backend the monitoring role may not look into: their type is hidden, their
+    /// user and database are not. A client backend always has a database; background processes that run as a role
+    /// have none (the logical replication launcher runs as the bootstrap superuser on every server), so they are not
+    /// reported as hidden sessions.
+    /// </summary>
+    private const string HiddenRow = "backend_type IS NULL AND usesysid IS NOT NULL AND datid IS NOT NULL";
 
     /// <summary><c>datname</c>.</summary>
     public string? Database { get; init; }

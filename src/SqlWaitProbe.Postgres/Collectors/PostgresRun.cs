@@ -13,6 +13,9 @@ public sealed record PostgresRun(string Connection, bool HasWaitSampling, bool H
     /// <summary>True when <c>pg_stat_statements</c> is loaded and created, so statements have counters.</summary>
     public bool HasStatementStats { get; init; }
 
+    /// <summary>True when <c>pg_stat_statements</c> is loaded, created in the database or not.</summary>
+    public bool StatementStatsLoaded { get; init; }
+
     /// <summary>The server's <c>server_version_num</c>.</summary>
     public int VersionNumber { get; init; }
 

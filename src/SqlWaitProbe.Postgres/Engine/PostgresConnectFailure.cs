@@ -81,10 +81,10 @@ public static class PostgresConnectFailure
         {
             if (builder.SslMode is SslMode.VerifyCA or SslMode.VerifyFull)
             {
-                var trusted = builder.RootCertificate is { Length: > 0 } root ? $"the Root Certificate given ({Path.GetFileName(root)})" : "a certificate authority this machine trusts";
+                var trusted = builder.RootCertificate is { Length: > 0 } root ? $"the Root Certificate given ({Path.GetFileName(root)})" : "a certificate authority this machine trusts (a self-signed certificate or a private CA)";
                 var name = builder.SslMode == SslMode.VerifyFull ? $", or it does not name the host {builder.Host}" : "";
                 return new EnvironmentProblemException(
-                    $"cannot connect to {where}: SSL Mode={builder.SslMode} could not verify the server's certificate: it is not signed by {trusted} (a self-signed certificate or a private CA){name}",
+                    $"cannot connect to {where}: SSL Mode={builder.SslMode} could not verify the server's certificate: it is not signed by {trusted}{name}",
                     builder.RootCertificate is { Length: > 0 }
                         ? "Give as Root Certificate the certificate of the CA that signed the server's certificate (the server's own when it is self-signed), and connect by a host name the certificate names."
                         : "Add Root Certificate=/path/to/root.crt to --server (libpq: sslrootcert=/path/to/root.crt): the certificate of the CA that signed the server's certificate, or the server's own when it is self-signed. SSL Mode=Require encrypts without checking who the server is.");

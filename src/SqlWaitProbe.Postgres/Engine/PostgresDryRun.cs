@@ -17,21 +17,25 @@ public static class PostgresDryRun
         if (request.Attach is { } filter)
         {
             PrintAttach(plan, filter, output);
-            if (request.Explain)
-            {
-                output.WriteLine("-- after the window (--explain): SET TRANSACTION READ ONLY; EXPLAIN (VERBOSE, FORMAT JSON) <text> -- for the 5 statements with most samples, lock_timeout 500ms, no ANALYZE");
-            }
+            output.WriteLine("-- monitoring connection, during the window");
+            output.WriteLine("-- every 10 ms: each matching client backend, as it connects and disconnects (pid and backend_start; query_id from PostgreSQL 14), and the sessions blocking a lock wait");
+            output.WriteLine(Collectors.PgWaitsCollector.AttachActivityQuery(filter, hasQueryId: true) + ";");
         }
         else
         {
             PrintWorkload(request, plan, output);
+            output.WriteLine("-- monitoring connection, per phase");
+            output.WriteLine("SELECT event_type, event, queryid, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
+            output.WriteLine("SELECT pid, state, wait_event_type, wait_event, query_id, left(query, 4096), pg_blocking_pids(pid) -- for lock waits only");
+            output.WriteLine("  FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state IS DISTINCT FROM 'idle' ... -- every 10 ms, and the sessions blocking them");
         }
 
-        output.WriteLine("-- monitoring connection, per phase");
-        output.WriteLine("SELECT event_type, event, queryid, sum(count) FROM pg_wait_sampling_profile WHERE pid = ANY(<backends>) ... -- once a second, when pg_wait_sampling is loaded");
-        output.WriteLine("SELECT pid, state, wait_event_type, wait_event, query_id, left(query, 4096), pg_blocking_pids(pid) -- for lock waits only");
-        output.WriteLine("  FROM pg_stat_activity WHERE pid = ANY(<backends>) AND state IS DISTINCT FROM 'idle' ... -- every 10 ms, and the sessions blocking them");
         output.WriteLine("SELECT xact_commit, ... FROM pg_stat_database WHERE datname = current_database(); -- once a second");
+        output.WriteLine("SELECT queryid, min(query), sum(calls), ... FROM pg_stat_statements ... GROUP BY queryid; -- when the window opens and when it closes, if pg_stat_statements is loaded and created");
+        if (request.Attach is not null && request.Explain)
+        {
+            output.WriteLine("-- after the window (--explain): SET TRANSACTION READ ONLY; EXPLAIN (VERBOSE, FORMAT JSON) <text> -- for the 5 statements with most samples, lock_timeout 500ms, no ANALYZE");
+        }
     }
 
     private static void PrintWorkload(PostgresSettings request, CapturePlan plan, TextWriter output)
@@ -63,8 +67,12 @@ public static class PostgresDryRun
         output.WriteLine($"-- attach: one phase 'attach' of {seconds} s; no workload, nothing created or changed on the server (read-only)");
         output.WriteLine($"-- every probe connection has application_name '{PostgresSessionFilter.ProbeApplicationName}'");
         output.WriteLine("SELECT current_setting('server_version'), EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling') ..., pg_backend_pid();");
-        output.WriteLine($"-- the backends to watch ({Flatten(filter.Describe())}), listed once when the window opens");
+        output.WriteLine("-- what the role may see (superuser or pg_read_all_stats) and whether the server tracks what backends do");
+        output.WriteLine(PostgresSessionFilter.PrivilegeQuery + ";");
+        output.WriteLine($"-- the matching client backends ({Flatten(filter.Describe())}), looked for up to {AttachSurvey.Patience.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s before the window opens; the capture is refused when none matches");
         output.WriteLine(filter.Query + ";");
+        output.WriteLine("-- when the role lacks pg_read_all_stats: other roles' matching sessions it cannot look into, named as hidden");
+        output.WriteLine(filter.HiddenQuery + ";");
         foreach (var (name, value) in Parameters(filter))
         {
             output.WriteLine($"--   @{name} = {Literal(value)}");

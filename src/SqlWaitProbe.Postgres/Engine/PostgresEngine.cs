@@ -88,6 +88,7 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
         {
             Configuration = Configuration(info),
             ServerPid = _server?.ServerPid,
+            SessionParentPid = info.Postmaster,
         };
     }
 
@@ -146,6 +147,7 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
         var run = new PostgresRun(Connection, info.HasWaitSampling, info.HasQueryIdColumn, _settings.Attach)
         {
             HasStatementStats = info.HasStatementStats,
+            StatementStatsLoaded = info.StatementStatsLoaded,
             VersionNumber = info.VersionNumber,
             Workload = _settings.Attach is null ? Workload : null,
             Explain = _settings.Explain,

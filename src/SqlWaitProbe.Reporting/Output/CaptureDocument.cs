@@ -14,19 +14,20 @@ public static class CaptureDocument
 {
     /// <summary>How the figures are computed.</summary>
     public const string MethodText =
-        "Session time is the sum of execution durations the driver measured (executions.csv). Waits are the workload sessions' wait totals (waits.csv, scope session; server-wide only in attach mode). "
+        "Session time is the sum of execution durations the driver measured (executions.csv). Waits are the workload sessions' wait totals (waits.csv, scope session). "
         + "CPU is the time the sessions' server-side workers spent on CPU as the OS or server reports it, inside each session's executions where the OS readings allow (session_timeline.csv), else over the phase (sessions.csv); the ledger's source column names which. Unaccounted = session − waits − CPU; it is split into run-queue time (OS), the probe's measured overhead, "
         + "and the remainder (off-CPU time no wait covers; negative means over-accounted). CPU stack samples of the server process only split CPU time by module and tag: CPU ms per execution = exclusive share × CPU ms ÷ executions. "
         + "A stack's tag is the first frame, walking leaf → root, that matches a tag rule. Ideal throughput = sessions × the baseline's executions per second per session, capped by the machine: logical CPUs ÷ the baseline's CPU seconds per execution (for CPU-bound work, baseline rate × min(sessions, logical CPUs)).";
 
-    /// <summary>How the figures of an attach capture are computed.</summary>
-    public const string AttachMethodText =
-        "Attach mode: the probe ran no workload. PostgreSQL: pg_stat_activity is polled every 10 ms; each backend (pid and start time) is followed from when it appears to when it goes, "
-        + "and its time is cut into states (session_states.csv, activity.csv). Session time is the time each session spent in a statement or holding a transaction open inside the window; idle time between statements is shown beside the ledger, not in it. "
-        + "Waits are the time the polls showed each session waiting in that time (activity.csv), each classed as a resource wait, idle, intended (pg_sleep, WAITFOR) or the client's (inside a transaction, or results not read); only resource waits raise warnings. "
-        + "CPU and run queue are each backend's /proc schedstat counters read every 10 ms over the same time (session_timeline.csv); the part of each reading interval the polls showed waiting is inside that wait (a woken backend queues before its wait clears; a write into the page cache runs under its IO wait), listed apart and not counted again. "
-        + "Unaccounted = session − waits − CPU, split into run queue and the remainder, which nothing forces to zero. "
-        + "SQL Server: sessions and waits come from the DMVs filtered server-side, over the sessions' connected time. CPU stack samples of the watched backends split CPU by module (total ms, not per execution).";
+    /// <summary>
+    /// How the figures of an attach capture are computed, with <paramref name="engineMethod"/>, how its engine follows
+    /// the sessions and measures them (null for an engine this build does not know).
+    /// </summary>
+    public static string AttachMethodText(string? engineMethod) =>
+        "Attach mode: the probe ran no workload. Session time is the time each watched session spent in a statement or holding a transaction open inside the window; idle time between statements is shown beside the ledger, not in it. "
+        + (engineMethod is null ? "" : engineMethod + " ")
+        + "Each wait is classed as a resource wait, idle, intended (pg_sleep, WAITFOR) or the client's (inside a transaction, or results not read); only resource waits raise warnings. "
+        + "Unaccounted = session − waits − CPU, split into run queue and the remainder, which nothing forces to zero. CPU stack samples of the watched sessions' server processes split CPU by module (total ms, not per execution).";
 
     /// <summary>
     /// The report of <paramref name="a"/>; <paramref name="notes"/> are extra data-quality lines (files that could not be
@@ -66,7 +67,7 @@ public static class CaptureDocument
         sections.AddRange(a.ModuleSections.Select(ModuleSection));
         var quality = a.DataQuality.Concat(notes).ToArray();
         sections.Add(new ReportSection("data-quality", "Data quality", 2, [ReportBlock.List(quality.Length == 0 ? ["every collector reported ok"] : quality)]));
-        sections.Add(new ReportSection("method", "Method", 2, [ReportBlock.Paragraph(m.IsAttach ? AttachMethodText : MethodText)]));
+        sections.Add(new ReportSection("method", "Method", 2, [ReportBlock.Paragraph(m.IsAttach ? AttachMethodText(a.EngineAttachMethod) : MethodText)]));
         return new ReportDocument(
             $"probe report: {m.Workload} on {m.Engine} ({m.Host})",
             m.Status == BundleStatus.Complete ? [] : [$"This capture is {m.Status}{(m.Reason is null ? "" : $" ({m.Reason})")}: the figures cover only what was captured."],

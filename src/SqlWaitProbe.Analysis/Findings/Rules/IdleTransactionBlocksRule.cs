@@ -34,7 +34,7 @@ public sealed class IdleTransactionBlocksRule : CaptureRule
         }
 
         return Create(blocked / l.SessionSeconds >= CriticalShare ? Severities.Critical : Severities.Warning, l.Phase,
-            $"In {l.Phase}, sessions waited {F(blocked)} s ({Pct(blocked / l.SessionSeconds)} of session time) on locks held by {string.Join(", ", blockers.Take(3).Select(s => s.Name))} while it sat idle in transaction",
+            $"In {l.Phase}, sessions waited {F(blocked)} s ({Pct(blocked / l.SessionSeconds)} of session time) on locks held by {string.Join(", ", blockers.Take(3).Select(s => s.Name))} while {(blockers.Length == 1 ? "it" : "they")} sat idle in transaction",
             [.. blockers.Take(5).Select(s => $"{s.Name}: others waited {F(s.BlockingWhileIdleInTransactionMs / 1000)} s on it while it was idle in transaction ({F(s.BlockingMs / 1000)} s in all); it was idle in transaction {F(s.IdleInTransactionMs / 1000)} s [activity.csv blocked_by, session_states.csv]")],
             $"find what the client of {blockers[0].Name} does between its statements (pg_stat_activity.query shows its last one); commit before pausing, or set idle_in_transaction_session_timeout");
     }
