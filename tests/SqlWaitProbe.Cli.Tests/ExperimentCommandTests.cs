@@ -57,6 +57,95 @@ public sealed class ExperimentCommandTests
     }
 
     [Fact]
+    public async Task The_temp_file_figure_per_execution_is_the_same_in_repeated_runs_of_a_phase_shorter_than_a_second()
+    {
+        // Known answer: the same external sort of 100,000 rows writes the same temp blocks in every execution. A phase
+        // of three executions lasts well under a second, in which PostgreSQL may not publish pg_stat_database's temp
+        // counters at all, so the figure must come from the statement's own counter.
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "spill.yaml");
+        File.WriteAllText(file, """
+            engine: postgres
+            setup: CREATE TABLE sort_few AS SELECT g AS id, md5(g::text) AS pad FROM generate_series(1, 100000) g;
+            teardown: DROP TABLE sort_few;
+            workload:
+              sql: SELECT count(*) FROM (SELECT pad FROM sort_few ORDER BY pad OFFSET 1) s
+            threads: [1]
+            iterations: 3
+            variants:
+              - name: small
+                settings: {work_mem: 64kB}
+              - name: small-again
+                settings: {work_mem: 64kB}
+              - name: large
+                settings: {work_mem: 64MB}
+            """);
+        var dir = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(4), "experiment", file, "-o", dir);
+        Assert.True(exit == 0, stderr + stdout);
+
+        using var comparison = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "comparison", "comparison.json")));
+        var root = comparison.RootElement;
+        var row = root.GetProperty("phases")[0].GetProperty("throughput").EnumerateArray().Single(r => r.GetProperty("name").GetString() == "temporary files written MB/exec");
+        var mb = row.GetProperty("values").EnumerateArray().Select(v => v.GetDouble()).ToArray();
+        Assert.True(mb[0] > 1, $"small writes {mb[0]} MB of temp files per execution");
+        Assert.True(Math.Abs(mb[1] - mb[0]) <= 0.02 * mb[0], $"the same sort in two runs: {mb[0]} and {mb[1]} MB per execution");
+        Assert.Equal(0, mb[2]);
+        Assert.Contains("pg_stat_statements temp_blks_written", row.GetProperty("source").GetString(), StringComparison.Ordinal);
+
+        // The finding prints the same figure the table holds.
+        var spill = root.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "compare-temp-spill");
+        Assert.Contains($"small spills to temporary files: {SqlWaitProbe.Core.Text.Figures.F(mb[0])} MB per execution against none to speak of in large", spill.GetProperty("title").GetString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_parallel_scan_experiment_says_how_many_workers_each_variant_used_and_counts_their_cpu_per_execution()
+    {
+        // Known answer: the same scan at max_parallel_workers_per_gather 0 and 2. With 2, two worker processes scan
+        // beside the session in every execution, so the session's own CPU falls while the scan's CPU, the workers'
+        // included, is at least what the serial scan took (on 2 CPUs, three processes share them).
+        var dir = Path.Combine(TestData.TempFolder(), "experiment");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(4), "experiment", Sample("postgres-parallel-scan.yaml"), "-o", dir);
+        Assert.True(exit == 0, stderr + stdout);
+
+        using var comparison = JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "comparison", "comparison.json")));
+        var root = comparison.RootElement;
+        var phase = root.GetProperty("phases")[0];
+        double[] Row(string table, string name) => phase.GetProperty(table).EnumerateArray().Single(r => r.GetProperty("name").GetString() == name)
+            .GetProperty("values").EnumerateArray().Select(v => v.ValueKind == JsonValueKind.Number ? v.GetDouble() : 0).ToArray();
+        var own = Row("ledgerMsPerExecution", "CPU");
+        var workers = Row("ledgerMsPerExecution", "parallel workers' CPU (beside session time)");
+        var all = Row("ledgerMsPerExecution", "CPU with parallel workers");
+        Assert.Equal(0, workers[0]);
+        Assert.Equal(own[0], all[0], 6);
+        Assert.Equal(own[1] + workers[1], all[1], 6);
+        Assert.True(workers[1] >= 0.25 * all[0], $"the workers' CPU per execution {workers[1]:0.0} ms against the serial scan's {all[0]:0.0} ms");
+        // The session alone holds about a third of the scan; with its workers about all of it. The same work's CPU
+        // varies between variants on a busy machine (137 to 181 ms per serial execution measured), hence the margin.
+        Assert.True(all[1] >= 0.6 * all[0], $"the parallel scan's CPU per execution {all[1]:0.0} ms (session {own[1]:0.0} + workers {workers[1]:0.0}) against the serial scan's {all[0]:0.0} ms");
+        // Processes seen, not launched: a worker that starts after its leader has scanned everything exits within a
+        // poll, its CPU a few ms of start-up (the plan's Workers Launched, below, is the count).
+        var perExecution = Row("throughput", "parallel worker processes seen per execution");
+        Assert.Equal(0, perExecution[0]);
+        Assert.InRange(perExecution[1], 0.5, 2.0);
+
+        // The plans say how many each variant launched, and the finding says it with the CPU the workers added.
+        var scan = root.GetProperty("statements").EnumerateArray().First(s => s.GetProperty("text").GetString()!.Contains("scan_me", StringComparison.Ordinal));
+        Assert.Equal(2, scan.GetProperty("captures")[1].GetProperty("workersLaunched").GetInt32());
+        var finding = root.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "compare-parallel-workers");
+        Assert.StartsWith($"In load, parallel-2 runs 2 parallel worker(s) per execution against none in serial (Workers Launched in the plans): CPU per execution, the workers' included, is {SqlWaitProbe.Core.Text.Figures.F(all[1])} ms against {SqlWaitProbe.Core.Text.Figures.F(all[0])} ms",
+            finding.GetProperty("title").GetString(), StringComparison.Ordinal);
+
+        // Each worker is led by the session's backend, and its CPU samples count as the workload's.
+        var backend = File.ReadLines(Path.Combine(dir, "parallel-2", "phases", "load", "sessions.csv")).Skip(1).Single().Split(',')[1];
+        var rows = File.ReadLines(Path.Combine(dir, "parallel-2", "phases", "load", "parallel_workers.csv")).Skip(1).Select(l => l.Split(',')).ToArray();
+        Assert.NotEmpty(rows);
+        Assert.All(rows, r => Assert.Equal(backend, r[2]));
+        var workload = File.ReadLines(Path.Combine(dir, "parallel-2", "phases", "load", "cpu", "processes.csv")).Skip(1).Select(l => l.Split(',')[0]).ToHashSet();
+        Assert.Contains(rows, r => workload.Contains(r[1]));
+    }
+
+    [Fact]
     public async Task A_warm_up_runs_unmeasured_before_the_phase_and_a_total_the_sessions_do_not_divide_runs_whole()
     {
         var folder = TestData.TempFolder();
@@ -132,6 +221,14 @@ public sealed class ExperimentCommandTests
         Assert.True(busyShare >= 0.25, $"busy: {runQueue[1]:0.0} of {session[1]:0.0} ms per execution in the run queue ({busyShare:P0})");
         Assert.True(busyShare > quietShare, $"run queue share busy {busyShare:P0} vs quiet {quietShare:P0}");
         Assert.True(session[1] > session[0], $"session ms per execution busy {session[1]:0.0} vs quiet {session[0]:0.0}");
+
+        // A finding names the background sessions, the CPU they took and the run queue the workload met, with the ledger's figures.
+        var finding = comparison.RootElement.GetProperty("findings").EnumerateArray().Single(f => f.GetProperty("id").GetString() == "compare-background-load");
+        var title = finding.GetProperty("title").GetString()!;
+        Assert.StartsWith("In load of busy, 2 background sessions (SELECT count(*) FROM generate_series(1, 30000000)) took ", title, StringComparison.Ordinal);
+        Assert.Contains($" CPU s and the workload's sessions waited {SqlWaitProbe.Core.Text.Figures.Pct(busyShare)} of their time in the run queue ({SqlWaitProbe.Core.Text.Figures.Pct(quietShare)} in quiet without background load)", title, StringComparison.Ordinal);
+        var cpu = double.Parse(title.Split(" took ")[1].Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
+        Assert.True(cpu > 0.5, $"the background sessions' CPU in the phase: {cpu} s");
     }
 
     [Theory]
@@ -161,6 +258,31 @@ public sealed class ExperimentCommandTests
         Assert.DoesNotContain("hunter2", stderr, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_setup_script_that_fails_on_the_server_is_one_line_naming_its_statement_and_line_and_exit_2()
+    {
+        var folder = TestData.TempFolder();
+        var file = Path.Combine(folder, "failing.yaml");
+        File.WriteAllText(file, """
+            engine: postgres
+            setup: |
+              CREATE TABLE few (g int);
+              INSERT INTO few SELECT 1 / 0;
+            workload:
+              sql: SELECT count(*) FROM few
+            variants:
+              - name: only
+            """);
+        var output = Path.Combine(folder, "out");
+        var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2), "experiment", file, "-o", output);
+        Assert.True(exit == 2, $"exit {exit}: {stderr}");
+        var error = Assert.Single(stderr.Split('\n'), l => l.StartsWith("probe: ", StringComparison.Ordinal));
+        Assert.StartsWith($"probe: {file}:4: ", error, StringComparison.Ordinal);
+        Assert.Contains("setup failed at statement 2: division by zero", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", stderr, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(output, "only")), "no variant ran");
+    }
+
     public static TheoryData<string> SqlServerSamples() =>
         [.. Directory.EnumerateFiles(Path.Combine(TestData.RepoRoot, "samples", "experiments"), "sqlserver-*.yaml").Select(f => Path.GetFileName(f)!).Order(StringComparer.Ordinal)];
 
@@ -173,6 +295,18 @@ public sealed class ExperimentCommandTests
         Assert.True(exit == 0, stderr);
         Assert.Contains("-- capture: probe capture --engine sqlserver --server '<the server>'", stdout, StringComparison.Ordinal);
         Assert.DoesNotContain("TRACEON(834", stdout, StringComparison.Ordinal);
+
+        // Each variant reads the startup-only settings it records, before its capture; the T-SQL is bound to the catalogs.
+        var variants = stdout.Split("-- variant ", StringSplitOptions.None).Skip(1).ToArray();
+        Assert.NotEmpty(variants);
+        foreach (var variant in variants)
+        {
+            var capture = variant.IndexOf("-- capture:", StringComparison.Ordinal);
+            var flag = variant.IndexOf("DBCC TRACESTATUS(834, -1) WITH NO_INFOMSGS; -- recorded: trace_flag.834, read only", StringComparison.Ordinal);
+            var memory = variant.IndexOf("SELECT sql_memory_model_desc AS effective, sql_memory_model_desc AS stored FROM sys.dm_os_sys_info; -- recorded: memory_model, read only", StringComparison.Ordinal);
+            Assert.True(flag >= 0 && flag < capture, $"trace flag 834 read before the capture in:\n{variant}");
+            Assert.True(memory >= 0 && memory < capture, $"memory model read before the capture in:\n{variant}");
+        }
         Assert.False(Directory.Exists(output));
     }
 

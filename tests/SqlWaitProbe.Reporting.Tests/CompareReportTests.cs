@@ -63,13 +63,13 @@ public sealed class CompareReportTests
         var findings = json.RootElement.GetProperty("findings").EnumerateArray().ToArray();
         var module = findings.Single(f => f.GetProperty("id").GetString() == "compare-module-change");
         // bcrypt: 9 → 18.67 ms per execution of a +10 ms change in CPU per execution.
-        Assert.Equal("In load, memory model=LOCK_PAGES spends +9.67 ms per execution in bcryptprimitives (97% of the change in CPU per execution, +10 ms); waits explain 0% of the change in session time",
+        Assert.Equal("In load, memory model=LOCK_PAGES spends 9.67 ms more per execution in bcryptprimitives (97% of the change in CPU per execution, which is 10 ms more); waits explain 0% of the change in session time",
             module.GetProperty("title").GetString());
         Assert.Contains(findings, f => f.GetProperty("id").GetString() == "compare-configuration" && f.GetProperty("title").GetString()!.Contains("memory model"));
         Assert.Contains(findings, f => f.GetProperty("id").GetString() == "compare-xe-frees");
         var time = findings.Single(f => f.GetProperty("id").GetString() == "compare-time-per-execution");
         Assert.Equal("warning", time.GetProperty("severity").GetString());
-        Assert.StartsWith("In load, memory model=LOCK_PAGES takes +10 ms per execution (+50%)", time.GetProperty("title").GetString());
+        Assert.StartsWith("In load, memory model=LOCK_PAGES takes 10 ms more per execution (50% more) than memory model=CONVENTIONAL", time.GetProperty("title").GetString());
 
         var phase = json.RootElement.GetProperty("phases")[0];
         var bcrypt = phase.GetProperty("modulesCpuMsPerExecution").EnumerateArray().First();
@@ -88,6 +88,24 @@ public sealed class CompareReportTests
         var html = File.ReadAllText(Path.Combine(output, "compare.html"));
         Assert.Contains("<iframe sandbox=\"allow-scripts\" title=\"flame graph load:", html);
         Assert.DoesNotContain(".tmp", string.Join(",", Directory.GetFiles(output, "*", SearchOption.AllDirectories)));
+    }
+
+    [Fact]
+    public async Task A_capture_that_takes_less_time_reads_as_a_reduction_in_every_finding_not_as_a_negative_time()
+    {
+        // The same two captures the other way round: 30 ms per execution first, then 20 ms.
+        var output = Path.Combine(TestData.TempFolder("compare"), "out");
+        var (result, _, _) = await CompareAsync(output, ["slow", "fast"], null, After().Write(), Before().Write());
+
+        var titles = result.Findings.Select(f => f.Title).ToArray();
+        Assert.Contains(titles, t => t.StartsWith("In load, fast takes 10 ms less per execution (33% less) than slow", StringComparison.Ordinal));
+        Assert.Contains("In load, fast spends 9.67 ms less per execution in bcryptprimitives (97% of the change in CPU per execution, which is 10 ms less)", titles.Single(t => t.Contains("bcryptprimitives", StringComparison.Ordinal)), StringComparison.Ordinal);
+
+        // No finding's title prints a difference as a bare negative figure, as if it were a time.
+        foreach (var title in titles)
+        {
+            Assert.DoesNotMatch(@"(^|[\s(])-\d[\d.]*( ms|%)", title);
+        }
     }
 
     [Fact]

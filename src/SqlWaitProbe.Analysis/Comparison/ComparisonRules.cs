@@ -12,6 +12,8 @@ public static class ComparisonRules
         new CompareMismatchRule(),
         new TimePerExecutionRule(),
         new TempSpillRule(),
+        new ParallelWorkersRule(),
+        new BackgroundLoadRule(),
         new ModuleChangeRule(),
         NamedChangeRule.Tags,
         NamedChangeRule.Waits,

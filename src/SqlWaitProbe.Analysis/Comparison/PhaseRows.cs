@@ -12,7 +12,7 @@ internal static class PhaseRows
         {
             Row("session time", sides, s => s.Ledger.MsPerExecution, "executions.csv Σ (end − start) ÷ executions"),
             Row("waits", sides, s => s.Ledger.WaitsCaptured ? s.PerExecutionMs(s.Ledger.WaitSeconds) : null, "ledger waits ÷ executions"),
-            Row("CPU", sides, s => s.Ledger.CpuCaptured ? s.Ledger.CpuMsPerExecution : null, "ledger CPU ÷ executions"),
+            Row("CPU", sides, s => s.Ledger.CpuCaptured ? s.PerExecutionMs(s.Ledger.CpuSeconds) : null, "ledger CPU ÷ executions"),
             Row("unaccounted", sides, s => s.PerExecutionMs(s.Ledger.UnaccountedSeconds), "session − waits − CPU"),
         };
         foreach (var cause in sides.SelectMany(s => s.Ledger.UnaccountedCauses.Select(c => c.Cause)).Distinct(StringComparer.Ordinal))
@@ -20,20 +20,56 @@ internal static class PhaseRows
             rows.Add(Row("↳ " + cause, sides, s => s.PerExecutionMs(s.Ledger.UnaccountedCauses.Where(c => c.Cause == cause).Sum(c => c.Seconds)), "ledger unaccounted causes"));
         }
 
+        if (sides.Any(s => s.Ledger.ParallelWorkers is { Workers: > 0 }))
+        {
+            rows.Add(Row(WorkerCpuRow, sides, s => s.Ledger.ParallelWorkers is { } w ? s.PerExecutionMs(w.CpuMs / 1000) : null, "parallel_workers.csv cpu_ms ÷ executions, beside session time"));
+            rows.Add(Row(AllCpuRow, sides, s => s.Ledger.CpuCaptured ? s.Ledger.CpuMsPerExecution : null, "ledger CPU + parallel workers' CPU ÷ executions"));
+        }
+
         return rows;
     }
 
-    public static IReadOnlyList<DeltaRow> Throughput(PhaseSide[] sides) =>
-    [
-        Row("sessions", sides, s => s.Ledger.Threads, "manifest phases"),
-        Row("executions", sides, s => s.Ledger.Executions, "executions.csv"),
-        Row("errors", sides, s => s.Data.Executions.Errors, "executions.csv"),
-        Row("executions/s", sides, s => s.Ledger.ExecutionsPerSecond, "executions ÷ phase wall time"),
-        Row("latency p50 ms", sides, s => s.Data.Executions.Latency.P50, "executions.csv"),
-        Row("latency p95 ms", sides, s => s.Data.Executions.Latency.P95, "executions.csv"),
-        Row("latency p99 ms", sides, s => s.Data.Executions.Latency.P99, "executions.csv"),
-        Row("latency max ms", sides, s => s.Data.Executions.Latency.Max, "executions.csv"),
-    ];
+    public static IReadOnlyList<DeltaRow> Throughput(PhaseSide[] sides)
+    {
+        List<DeltaRow> rows =
+        [
+            Row("sessions", sides, s => s.Ledger.Threads, "manifest phases"),
+            Row("executions", sides, s => s.Ledger.Executions, "executions.csv"),
+            Row("errors", sides, s => s.Data.Executions.Errors, "executions.csv"),
+            Row("executions/s", sides, s => s.Ledger.ExecutionsPerSecond, "executions ÷ phase wall time"),
+            Row("latency p50 ms", sides, s => s.Data.Executions.Latency.P50, "executions.csv"),
+            Row("latency p95 ms", sides, s => s.Data.Executions.Latency.P95, "executions.csv"),
+            Row("latency p99 ms", sides, s => s.Data.Executions.Latency.P99, "executions.csv"),
+            Row("latency max ms", sides, s => s.Data.Executions.Latency.Max, "executions.csv"),
+        ];
+        if (sides.Any(s => s.Ledger.ParallelWorkers is { Workers: > 0 }))
+        {
+            rows.Add(Row(WorkersRow, sides, s => s.Ledger.ParallelWorkers is { } w ? s.PerExecution(w.Workers) : null, "parallel_workers.csv workers started inside each session's executions ÷ executions"));
+        }
+
+        var temp = sides.Select(s => s.TempWrittenPerExecution()).ToArray();
+        if (temp.FirstOrDefault(t => t is not null) is { } first)
+        {
+            rows.Add(new DeltaRow(TempWrittenRow, false, [.. temp.Select(t => t is { } x ? Rules.TempSpillRule.Mb(x.Bytes) : (double?)null)], first.Source));
+        }
+
+        return rows;
+    }
+
+    /// <summary>The ledger table's row of the parallel workers' CPU, beside session time.</summary>
+    public const string WorkerCpuRow = "parallel workers' CPU (beside session time)";
+
+    /// <summary>The ledger table's row of CPU per execution with the parallel workers'.</summary>
+    public const string AllCpuRow = "CPU with parallel workers";
+
+    /// <summary>
+    /// The throughput table's row of parallel worker processes seen per execution: a worker that starts after its leader
+    /// scanned everything exits within a poll unseen, so the plan's Workers Launched is the count, this the evidence.
+    /// </summary>
+    public const string WorkersRow = "parallel worker processes seen per execution";
+
+    /// <summary>The throughput table's row of temporary files written per execution (the figure <c>compare-temp-spill</c> prints).</summary>
+    public const string TempWrittenRow = "temporary files written MB/exec";
 
     public static IReadOnlyList<DeltaRow> Waits(PhaseSide[] sides) =>
         Keyed(sides, s => s.Ledger.WaitsCaptured ? s.Ledger.Waits.GroupBy(w => w.Type).ToDictionary(g => g.Key, g => s.PerExecutionMs(g.Sum(w => w.Seconds))) : null, "waits (ledger), ms per execution");

@@ -24,6 +24,9 @@ public sealed record PhaseData
     /// <summary>session_timeline.csv: cumulative CPU and run queue per session over time.</summary>
     public SessionTimeline? SessionTimeline { get; init; }
 
+    /// <summary>The sessions' parallel workers (parallel_workers.csv), or null when they were not watched.</summary>
+    public IReadOnlyList<ParallelWorker>? ParallelWorkers { get; init; }
+
     /// <summary>wait_samples.csv: every wait sample with its time and session.</summary>
     public IReadOnlyList<WaitSample>? WaitSamples { get; init; }
 

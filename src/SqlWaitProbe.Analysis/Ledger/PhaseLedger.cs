@@ -45,6 +45,15 @@ public sealed record PhaseLedger
     /// <summary>Database CPU seconds of the workload's sessions.</summary>
     public double CpuSeconds { get; init; }
 
+    /// <summary>
+    /// The sessions' parallel workers inside their spans: processes that ran part of each statement beside its
+    /// session, so their CPU is beside session time, not in it; null when they were not watched.
+    /// </summary>
+    public WorkerParts? ParallelWorkers { get; init; }
+
+    /// <summary>CPU seconds of the sessions' parallel workers (0 when none ran or they were not watched).</summary>
+    public double WorkerCpuSeconds => (ParallelWorkers?.CpuMs ?? 0) / 1000;
+
     /// <summary>True when CPU was captured.</summary>
     public bool CpuCaptured { get; init; }
 
@@ -95,7 +104,8 @@ public sealed record PhaseLedger
     /// <summary>Session ms per execution.</summary>
     public double MsPerExecution => CountedExecutions > 0 ? SessionSeconds * 1000 / CountedExecutions : 0;
 
-    public double CpuMsPerExecution => CountedExecutions > 0 ? CpuSeconds * 1000 / CountedExecutions : 0;
+    /// <summary>CPU ms per execution: the sessions' own and their parallel workers'.</summary>
+    public double CpuMsPerExecution => CountedExecutions > 0 ? (CpuSeconds + WorkerCpuSeconds) * 1000 / CountedExecutions : 0;
 
     /// <summary>Attach mode with session_states.csv: the parts over each session's busy stretches, idle time beside them; null otherwise.</summary>
     public AttachParts? Attach { get; init; }
@@ -119,7 +129,8 @@ public sealed record PhaseLedger
     /// <summary>The ledger in one line, e.g. <c>session time 11.9 s = waits 5.14 s + CPU 1.61 s + run queue (…) 5.1 s + off-CPU time no wait covers 0.1 s</c>.</summary>
     public string Equation =>
         $"session time {Core.Text.Figures.F(SessionSeconds)} s = waits {(WaitsCaptured ? Core.Text.Figures.F(WaitSeconds) + " s" : "not captured")} + CPU {Core.Text.Figures.F(CpuSeconds)} s"
-        + string.Concat(UnaccountedCauses.Select(c => $" + {c.Cause} {Core.Text.Figures.F(c.Seconds)} s"));
+        + string.Concat(UnaccountedCauses.Select(c => $" + {c.Cause} {Core.Text.Figures.F(c.Seconds)} s"))
+        + (ParallelWorkers is { Workers: > 0 } w ? $"; beside it, {w.Workers} parallel worker(s) used CPU {Core.Text.Figures.F(w.CpuMs / 1000)} s" : "");
 
     /// <summary>Heading of the per-module CPU column: per execution, or in total for the attach window.</summary>
     public string CpuColumn => IsAttach ? "CPU ms" : "CPU ms/exec";
@@ -128,5 +139,5 @@ public sealed record PhaseLedger
     public double CpuFor(double share, double msPerExecution) => IsAttach ? share * AllCpuSeconds * 1000 : msPerExecution;
 
     /// <summary>The sessions' CPU the stacks stand for: in attach mode, outside statements too (the stacks were sampled throughout).</summary>
-    public double AllCpuSeconds => Attach is { } a ? (a.CpuMs + a.CpuOutsideMs) / 1000 : CpuSeconds;
+    public double AllCpuSeconds => Attach is { } a ? (a.CpuMs + a.CpuOutsideMs) / 1000 : CpuSeconds + WorkerCpuSeconds;
 }

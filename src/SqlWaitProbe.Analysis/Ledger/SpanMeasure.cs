@@ -32,7 +32,22 @@ public static class SpanMeasure
 
         var first = spans.Values.Min(s => s.StartMs);
         var last = spans.Values.Max(s => s.EndMs);
-        return new SpanParts(session, cpu, runQueue, spanMs > 0 ? covered / spanMs : 1, Waits(phase.WaitSamples, spans, first, last), last - first);
+        return new SpanParts(session, cpu, runQueue, spanMs > 0 ? covered / spanMs : 1, Waits(phase.WaitSamples, spans, first, last), last - first)
+        {
+            Workers = Workers(phase.ParallelWorkers, spans),
+        };
+    }
+
+    // A worker belongs to the span of its session it started in: it lives inside one of the session's executions.
+    private static WorkerParts? Workers(IReadOnlyList<ParallelWorker>? workers, IReadOnlyDictionary<int, ExecutionSpan> spans)
+    {
+        if (workers is null)
+        {
+            return null;
+        }
+
+        var inside = workers.Where(w => spans.TryGetValue(w.Session, out var span) && w.FirstMs >= span.StartMs && w.FirstMs <= span.EndMs).ToArray();
+        return new WorkerParts(inside.Length, inside.Sum(w => w.CpuMs), inside.Sum(w => w.RunQueueMs), inside.Sum(w => w.ExitCpuMs));
     }
 
     private static Dictionary<string, double>? Waits(IReadOnlyList<WaitSample>? samples, IReadOnlyDictionary<int, ExecutionSpan> spans, double first, double last)

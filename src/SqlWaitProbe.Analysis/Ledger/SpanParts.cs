@@ -9,6 +9,9 @@ namespace SqlWaitProbe.Analysis.Ledger;
 /// <param name="WallMs">First execution start to last execution end over all sessions.</param>
 public sealed record SpanParts(double SessionMs, double CpuMs, double RunQueueMs, double Coverage, IReadOnlyDictionary<string, double>? Waits, double WallMs)
 {
+    /// <summary>The sessions' parallel workers started inside their spans, or null when they were not watched.</summary>
+    public WorkerParts? Workers { get; init; }
+
     /// <summary>Sessions busy on average: session time ÷ wall time.</summary>
     public double BusySessions => WallMs > 0 ? SessionMs / WallMs : 0;
 

@@ -108,7 +108,9 @@ public static class TimeLedger
             remainder, attach is not null ? "session time − waits − CPU − the causes above, over each session's stretches in a statement or transaction"
                 : attachWindow ? "session time − waits − CPU − the causes above; in attach mode it includes the sessions' idle time between statements" : "session time − waits − CPU − the causes above"));
 
-        var (modules, tagCosts, kernelShare) = SplitCpu(phase, server.Name, cpu, phase.Executions.Counted, tags);
+        // The stacks hold the workers' samples too (their processes count as the workload's), so modules split both.
+        var workers = span?.Workers;
+        var (modules, tagCosts, kernelShare) = SplitCpu(phase, server.Name, cpu + (workers?.CpuMs ?? 0) / 1000, phase.Executions.Counted, tags);
         return new PhaseLedger
         {
             Phase = phase.Name,
@@ -127,6 +129,7 @@ public static class TimeLedger
             WaitsCaptured = waitsCaptured,
             CpuSeconds = cpu,
             CpuCaptured = cpuCaptured,
+            ParallelWorkers = workers,
             CpuSource = dmvCounters ? (cpuCaptured ? "sessions.csv Σ cpu_ms (sys.dm_exec_sessions cpu_time, which grows only while a request runs)" : "not captured (no sessions.csv)")
                 : attach is not null ? (attach.CpuMeasured ? "session_timeline.csv on-CPU ms while each session was in a statement or transaction (/proc/<pid>/schedstat, session_states.csv)" : "not captured (no session_timeline.csv: the server is not on this machine)")
                 : span is not null ? "session_timeline.csv on-CPU ms inside each session's executions (/proc/<pid>/schedstat)"
@@ -237,6 +240,11 @@ public static class TimeLedger
         else if (phase.Sessions is not null && phase.Executions.Count > 0)
         {
             evidence.Add("CPU and run queue cover the collectors' window, which is wider than the executions' (no session_timeline.csv): over-accounted time is expected [sessions.csv]");
+        }
+
+        if (span?.Workers is { Workers: > 0 } w)
+        {
+            evidence.Add($"beside the ledger: {w.Workers} parallel worker(s) of the sessions used CPU {Fmt(w.CpuMs / 1000)} s ({Fmt(w.ExitCpuMs / 1000)} s of it after their last reading, from the postmaster's reaped-children CPU) and waited {Fmt(w.RunQueueMs / 1000)} s in the run queue; they ran beside their sessions, so CPU per execution counts them and session time does not [parallel_workers.csv]");
         }
 
         var signal = waits.Sum(w => w.SignalSeconds);

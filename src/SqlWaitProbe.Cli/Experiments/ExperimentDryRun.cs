@@ -73,6 +73,13 @@ internal static class ExperimentDryRun
                 Statements(output, "read back", catalog.ReadStatements(plan.Settings[request.Name]).Take(1).ToList());
             }
 
+            // Read for the variant's manifest whatever it changes (SQL Server: trace flag 834, the memory model), never applied.
+            foreach (var recorded in catalog.AlwaysRecorded.Select(catalog.Find).OfType<SettingDefinition>()
+                .Where(r => variant.Settings.All(s => plan.Settings[s.Name].Name != r.Name)))
+            {
+                Statements(output, $"recorded: {recorded.Name}, read only", catalog.ReadStatements(recorded));
+            }
+
             Script(output, variant.Before, catalog);
             if (variant.Background is { } background)
             {

@@ -61,6 +61,29 @@ public static class BundleColumns
         public static readonly string[] All = [Ms, Session, CpuMs, RunQueueMs];
     }
 
+    /// <summary><c>parallel_workers.csv</c>: each parallel worker of a session, over its life.</summary>
+    public static class ParallelWorkers
+    {
+        /// <summary>Driver session number of its leader.</summary>
+        public const string Session = "session";
+        /// <summary>The worker's process id.</summary>
+        public const string Pid = "pid";
+        /// <summary>The leading backend's process id.</summary>
+        public const string LeaderPid = "leader_pid";
+        /// <summary>First seen, ms since the phase start.</summary>
+        public const string FirstMs = "first_ms";
+        /// <summary>Last read alive, ms since the phase start.</summary>
+        public const string LastMs = "last_ms";
+        /// <summary>CPU over its life, ms, its last stretch included.</summary>
+        public const string CpuMs = "cpu_ms";
+        /// <summary>Runnable, waiting for a CPU, up to its last reading, ms.</summary>
+        public const string RunQueueMs = "run_queue_ms";
+        /// <summary>Of cpu_ms, the last stretch after its last reading, from the postmaster's reaped-children CPU, ms.</summary>
+        public const string ExitCpuMs = "exit_cpu_ms";
+        /// <summary>The header, in order.</summary>
+        public static readonly string[] All = [Session, Pid, LeaderPid, FirstMs, LastMs, CpuMs, RunQueueMs, ExitCpuMs];
+    }
+
     /// <summary><c>wait_samples.csv</c>: every wait sample of the workload's sessions.</summary>
     public static class WaitSamples
     {

@@ -27,6 +27,9 @@ public static class BundlePaths
     /// <summary>Cumulative CPU and run-queue ms of each session's server process, read every 100 ms: <c>ms,session,cpu_ms,run_queue_ms</c>.</summary>
     public static string SessionTimeline(string phase) => Phase(phase) + "/session_timeline.csv";
 
+    /// <summary>The sessions' parallel workers (PostgreSQL), one row each: <c>session,pid,leader_pid,first_ms,last_ms,cpu_ms,run_queue_ms,exit_cpu_ms</c>.</summary>
+    public static string ParallelWorkers(string phase) => Phase(phase) + "/parallel_workers.csv";
+
     /// <summary>Every wait sample of the workload's sessions: <c>ms,session,wait_type,wait_ms,statement</c>.</summary>
     public static string WaitSamples(string phase) => Phase(phase) + "/wait_samples.csv";
 

@@ -15,6 +15,8 @@ public sealed class LiveSessions
     private readonly List<WorkloadSessionInfo> _all = [];
     private readonly HashSet<int> _ended = [];
     private readonly List<(Action<WorkloadSessionInfo> Started, Action<WorkloadSessionInfo> Ended)> _listeners = [];
+    private readonly List<(int Session, int Pid)> _helpers = [];
+    private readonly List<Action<int, int>> _helperListeners = [];
 
     /// <summary>A registry holding <paramref name="initial"/>, the sessions known when the phase starts.</summary>
     public LiveSessions(IEnumerable<WorkloadSessionInfo> initial)
@@ -117,6 +119,45 @@ public sealed class LiveSessions
             lock (_gate)
             {
                 _listeners.Remove(listener);
+            }
+        });
+    }
+
+    /// <summary>
+    /// Registers a process that works for <paramref name="session"/> beside its own server process (a PostgreSQL
+    /// parallel worker), so its CPU samples count as the workload's; tells the helper listeners.
+    /// </summary>
+    public void AddHelper(int session, int pid)
+    {
+        lock (_gate)
+        {
+            _helpers.Add((session, pid));
+            foreach (var listener in _helperListeners)
+            {
+                listener(session, pid);
+            }
+        }
+    }
+
+    /// <summary>Calls <paramref name="started"/> (session, pid) for every helper registered so far and each one registered later.</summary>
+    public IDisposable FollowHelpers(Action<int, int> started)
+    {
+        ArgumentNullException.ThrowIfNull(started);
+        lock (_gate)
+        {
+            foreach (var (session, pid) in _helpers)
+            {
+                started(session, pid);
+            }
+
+            _helperListeners.Add(started);
+        }
+
+        return new Unfollow(() =>
+        {
+            lock (_gate)
+            {
+                _helperListeners.Remove(started);
             }
         });
     }

@@ -60,7 +60,13 @@ public static class Libc
     /// </summary>
     public static bool SetNice(int pid, int nice) => pid > 0 && OperatingSystem.IsLinux() && SetPriority(PrioProcess, pid, nice) == 0;
 
+    /// <summary>The kernel's id of the calling thread (what <see cref="SetNice"/> takes to set that thread alone).</summary>
+    public static int CurrentThreadId() => OperatingSystem.IsLinux() ? GetTid() : 0;
+
     private const int PrioProcess = 0;
+
+    [DllImport("libc", EntryPoint = "gettid")]
+    private static extern int GetTid();
 
     [DllImport("libc", EntryPoint = "setpriority", SetLastError = true)]
     private static extern int SetPriority(int which, int who, int priority);

@@ -24,6 +24,7 @@ public sealed class BackendCpuCollector : ICollector
     private long _system;
     private (DateTime Utc, long User, long System) _last;
     private SessionTimelineRecorder? _timeline;
+    private ParallelWorkerWatch? _workers;
 
     /// <inheritdoc />
     public string Name => "backend-cpu";
@@ -53,6 +54,13 @@ public sealed class BackendCpuCollector : ICollector
             _timeline = null;
         }
 
+        // A watch's ring window runs for hours: its sessions' parallel workers are left to the workload runs.
+        if (phase.Ring is null)
+        {
+            _workers = new ParallelWorkerWatch(phase.Live);
+            _workers.Start();
+        }
+
         lock (_gate)
         {
             _last = (DateTime.UtcNow, _user, _system);
@@ -79,6 +87,11 @@ public sealed class BackendCpuCollector : ICollector
                 await _timeline.StopAsync(phase, cancellationToken);
             }
 
+            if (_workers is not null)
+            {
+                await _workers.StopAsync(phase);
+            }
+
             // The last part-second of the phase is a point of its own, so a short phase still has a series.
             ReadAlive();
             if ((DateTime.UtcNow - _last.Utc).TotalSeconds >= MinTailSeconds)
@@ -101,6 +114,11 @@ public sealed class BackendCpuCollector : ICollector
                 // connects per transaction leaves every second or so: a backend found gone then lost nothing of the window.
                 vanished += t.Vanished && !phase.Live.HasEnded(session) && t.VanishedUtc <= phase.EndUtc ? 1 : 0;
             }
+        }
+
+        if (_workers?.Problem is { } problem)
+        {
+            return new CollectorOutcome(Name, CollectorStatus.Partial, vanished, problem);
         }
 
         return vanished == 0

@@ -51,8 +51,42 @@ public sealed class BackendCpuModule : IOsCollectorModule, IAnalysisModule
             : (ICollector)new BackendCpuCollector());
 
     /// <inheritdoc />
-    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken) =>
-        ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(phase.Name)) is { } timeline ? phase with { SessionTimeline = timeline } : phase;
+    public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken)
+    {
+        if (ReadSessionTimeline(bundle, BundlePaths.SessionTimeline(phase.Name)) is { } timeline)
+        {
+            phase = phase with { SessionTimeline = timeline };
+        }
+
+        return ReadParallelWorkers(bundle, BundlePaths.ParallelWorkers(phase.Name)) is { } workers ? phase with { ParallelWorkers = workers } : phase;
+    }
+
+    internal static List<ParallelWorker>? ReadParallelWorkers(CaptureBundle bundle, string relative)
+    {
+        var c = BundleColumns.ParallelWorkers.All;
+        using var csv = CsvFile.Open(bundle, relative, c);
+        if (csv is null)
+        {
+            return null;
+        }
+
+        var workers = new List<ParallelWorker>();
+        while (csv.Read())
+        {
+            var cpu = csv.Number(BundleColumns.ParallelWorkers.CpuMs);
+            var exit = csv.Number(BundleColumns.ParallelWorkers.ExitCpuMs);
+            if (cpu < 0 || exit < 0 || exit > cpu)
+            {
+                throw new BadInputException($"cpu_ms {cpu} and exit_cpu_ms {exit} of a parallel worker must be 0 or more, exit_cpu_ms at most cpu_ms", relative, csv.LineNumber);
+            }
+
+            workers.Add(new ParallelWorker((int)csv.Number(BundleColumns.ParallelWorkers.Session), (int)csv.Number(BundleColumns.ParallelWorkers.Pid),
+                (int)csv.Number(BundleColumns.ParallelWorkers.LeaderPid), csv.Number(BundleColumns.ParallelWorkers.FirstMs), csv.Number(BundleColumns.ParallelWorkers.LastMs),
+                cpu, csv.Number(BundleColumns.ParallelWorkers.RunQueueMs), exit));
+        }
+
+        return workers;
+    }
 
     internal static SessionTimeline? ReadSessionTimeline(CaptureBundle bundle, string relative)
     {

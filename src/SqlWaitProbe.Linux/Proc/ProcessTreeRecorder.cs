@@ -25,8 +25,10 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     private readonly object _gate = new();
     private readonly LiveSessions? _live;
     private readonly Dictionary<int, (int Pid, long Start)> _followed = new();
+    private readonly HashSet<(int Pid, long Start)> _helpers = [];
     private PollingLoop? _loop;
     private IDisposable? _following;
+    private IDisposable? _followingHelpers;
     private long _rootStart = -1;
 
     /// <summary>Records the tree under <paramref name="rootPid"/> (with descendants), else exactly <paramref name="pids"/>.</summary>
@@ -55,6 +57,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     {
         WindowStartSeconds = UptimeSeconds();
         _following = _live?.Follow(SessionStarted, SessionEnded);
+        _followingHelpers = _live?.FollowHelpers(HelperStarted);
         Poll();
         _loop = PollingLoop.Start("reading the workload's processes", _interval, _ =>
         {
@@ -73,6 +76,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         }
 
         _following?.Dispose();
+        _followingHelpers?.Dispose();
         Poll();
         WindowEndSeconds = UptimeSeconds();
         lock (_gate)
@@ -87,6 +91,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         _following?.Dispose();
+        _followingHelpers?.Dispose();
         if (_loop is not null)
         {
             await _loop.StopAsync();
@@ -134,6 +139,18 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
                         Mark(pid, stat, now);
                     }
                 }
+
+                foreach (var helper in _helpers.ToArray())
+                {
+                    if (ReadStat(helper.Pid) is { } stat && stat.StartTicks == helper.Start)
+                    {
+                        Mark(helper.Pid, stat, now);
+                    }
+                    else
+                    {
+                        _helpers.Remove(helper);
+                    }
+                }
             }
             else
             {
@@ -160,6 +177,21 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         lock (_gate)
         {
             _followed[session.Session] = (pid, stat.StartTicks);
+            Mark(pid, stat, UptimeSeconds());
+        }
+    }
+
+    // A session's parallel worker: its samples are the workload's from when it was registered until it is gone.
+    private void HelperStarted(int session, int pid)
+    {
+        if (ReadStat(pid) is not { } stat)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            _helpers.Add((pid, stat.StartTicks));
             Mark(pid, stat, UptimeSeconds());
         }
     }

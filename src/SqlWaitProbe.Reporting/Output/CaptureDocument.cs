@@ -120,6 +120,11 @@ public static class CaptureDocument
             [l.UnaccountedSeconds < 0 ? "unaccounted (over-accounted)" : "unaccounted", F(l.UnaccountedSeconds), Share(l.UnaccountedSeconds, l), "session − waits − CPU"],
         ];
         rows.AddRange(l.UnaccountedCauses.Select(c => (IReadOnlyList<string>)["↳ " + c.Cause, F(c.Seconds), Share(c.Seconds, l), c.Source]));
+        if (l.ParallelWorkers is { Workers: > 0 } w)
+        {
+            rows.Add([$"beside it: CPU of {w.Workers} parallel worker(s)", F(w.CpuMs / 1000), "", "parallel_workers.csv cpu_ms of the workers started inside each session's executions (their last stretch from the postmaster's reaped-children CPU)"]);
+        }
+
         List<ReportBlock> blocks = [ReportBlock.Table(["part", "seconds", "share", "source"], rows, 1, 2)];
         var evidence = l.Machine is { } machine ? [.. l.Evidence, MachineLine(machine)] : l.Evidence;
         if (evidence.Count > 0)

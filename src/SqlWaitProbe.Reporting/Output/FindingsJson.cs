@@ -56,7 +56,8 @@ public static class FindingsJson
                 [.. l.UnaccountedCauses.Select(c => new CauseEntry(c.Cause, c.Seconds, c.Source))],
                 l.Evidence,
                 l.Span is { } sp ? new SpanEntry("inside each session's executions", sp.BusySessions, l.CpuShareBound, sp.Coverage) : null,
-                l.Attach is { } at ? new AttachSpanEntry(at.BusyMs / 1000, at.IdleInTransactionMs / 1000, at.IdleMs / 1000, at.UnknownMs / 1000, at.CpuOutsideMs / 1000, at.RunQueueOutsideMs / 1000, at.RunQueueInWaitsMs / 1000, at.CpuInWaitsMs / 1000, at.Sessions, at.SessionsStarted, at.SessionsEnded) : null),
+                l.Attach is { } at ? new AttachSpanEntry(at.BusyMs / 1000, at.IdleInTransactionMs / 1000, at.IdleMs / 1000, at.UnknownMs / 1000, at.CpuOutsideMs / 1000, at.RunQueueOutsideMs / 1000, at.RunQueueInWaitsMs / 1000, at.CpuInWaitsMs / 1000, at.Sessions, at.SessionsStarted, at.SessionsEnded) : null,
+                l.ParallelWorkers is { } pw ? new ParallelWorkersEntry(pw.Workers, pw.CpuMs / 1000, pw.RunQueueMs / 1000, pw.ExitCpuMs / 1000, "parallel_workers.csv, workers started inside each session's executions") : null),
             l.Machine is { } mc
                 ? new MachineCpuEntry(mc.CapacitySeconds, mc.WorkloadSeconds, mc.ProbeSeconds, mc.OtherSeconds, mc.OtherShare,
                     [.. mc.BusyOthers.Select(o => new ProcessCpuEntry(o.Name, o.Pids, o.CpuSeconds, o.MachineShare))], mc.Source)

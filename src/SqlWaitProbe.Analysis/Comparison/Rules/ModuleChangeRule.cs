@@ -35,18 +35,18 @@ public sealed class ModuleChangeRule : ComparisonRule
 
         var delta = top.Delta(i)!.Value;
         var cpuMaterial = Math.Abs(cpuChange) >= ComparedPair.MaterialChange * cpuBefore;
-        var title = $"In {phase.Name}, {b.Label} spends {Signed(delta)} ms per execution in {top.Name}{(top.Kernel ? " (kernel)" : "")}"
-            + $" ({Pct(delta / cpuChange)} of the change in CPU per execution, {Signed(cpuChange)} ms)"
+        var title = $"In {phase.Name}, {b.Label} spends {More(delta, "ms")} per execution in {top.Name}{(top.Kernel ? " (kernel)" : "")}"
+            + $" ({Pct(delta / cpuChange)} of the change in CPU per execution, which is {More(cpuChange, "ms")})"
             + (pair.WaitsExplain is { } w ? $"; waits explain {Pct(w)} of the change in session time" : "");
         var evidence = new List<string>
         {
             $"{top.Name}: {F(top.Values[0]!.Value)} ms per execution in {a.Label}, {F(top.Values[i]!.Value)} in {b.Label} [{top.Source}]",
-            $"CPU per execution summed over modules: {F(cpuBefore)} → {F(phase.ModuleTotal(i))} ms ({Signed(cpuChange)}); session time per execution: {Signed(pair.Change)} ms [cpu/stacks.folded, executions.csv]",
+            $"CPU per execution summed over modules: {F(cpuBefore)} → {F(phase.ModuleTotal(i))} ms ({More(cpuChange, "ms")}); session time per execution: {More(pair.Change, "ms")} [cpu/stacks.folded, executions.csv]",
         };
-        evidence.AddRange(rows.Skip(1).Take(2).Where(m => Math.Abs(m.Delta(i)!.Value) > 0).Select(m => $"next: {m.Name} {Signed(m.Delta(i)!.Value)} ms per execution [{m.Source}]"));
+        evidence.AddRange(rows.Skip(1).Take(2).Where(m => Math.Abs(m.Delta(i)!.Value) > 0).Select(m => $"next: {m.Name} {More(m.Delta(i)!.Value, "ms")} per execution [{m.Source}]"));
         if (phase.Tags.Where(t => t.Delta(i) is not null).OrderByDescending(t => sign * t.Delta(i)!.Value).FirstOrDefault() is { } tag)
         {
-            evidence.Add($"stack tag that moved most: {tag.Name} {Signed(tag.Delta(i)!.Value)} ms per execution [{tag.Source}]");
+            evidence.Add($"stack tag that moved most: {tag.Name} {More(tag.Delta(i)!.Value, "ms")} per execution [{tag.Source}]");
         }
 
         evidence.Add("the differential flame graph shows the frames: red grew, blue shrank, per execution");

@@ -51,10 +51,10 @@ public sealed class NamedChangeRule : ComparisonRule
         var delta = top.Delta(i)!.Value;
         var change = _change(pair);
         var share = change != 0 && Math.Sign(delta) == Math.Sign(change) && Math.Abs(delta / change) <= 10 ? $" ({Pct(delta / change)} of the change)" : "";
-        return ForPair(Severities.Info, pair, $"In {pair.Phase.Name}, {b.Label} spends {Signed(delta)} ms per execution {_what} {top.Name}{share}",
+        return ForPair(Severities.Info, pair, $"In {pair.Phase.Name}, {b.Label} spends {More(delta, "ms")} per execution {_what} {top.Name}{share}",
         [
             $"{top.Name}: {F(top.Values[0]!.Value)} ms per execution in {a.Label}, {F(top.Values[i]!.Value)} in {b.Label} [{top.Source}]",
-            .. rows.Where(x => x != top && x.Delta(i) is { } d && d != 0).Take(2).Select(x => $"next {_kind}: {x.Name} {Signed(x.Delta(i)!.Value)} ms per execution [{x.Source}]"),
+            .. rows.Where(x => x != top && x.Delta(i) is { } d && d != 0).Take(2).Select(x => $"next {_kind}: {x.Name} {More(x.Delta(i)!.Value, "ms")} per execution [{x.Source}]"),
         ], _next);
     }
 }

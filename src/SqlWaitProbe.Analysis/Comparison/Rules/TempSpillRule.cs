@@ -4,18 +4,13 @@ using static SqlWaitProbe.Core.Text.Figures;
 namespace SqlWaitProbe.Analysis.Comparison.Rules;
 
 /// <summary>
-/// <c>compare-temp-spill</c>: one capture writes temporary files (sorts and hashes spilled to disk, read from the
-/// database's counters, PostgreSQL's <c>pg_stat_database.temp_bytes</c>) and the other writes none or far fewer per
-/// execution: the usual answer of a memory setting's experiment (<c>work_mem</c>).
+/// <c>compare-temp-spill</c>: one capture writes temporary files (sorts and hashes spilled to disk) and the other
+/// writes none or far fewer per execution: the usual answer of a memory setting's experiment (<c>work_mem</c>). The
+/// figure is <see cref="PhaseSide.TempWrittenPerExecution"/>: the statements' own counters where captured, else
+/// PostgreSQL's <c>pg_stat_database.temp_bytes</c>.
 /// </summary>
 public sealed class TempSpillRule : ComparisonRule
 {
-    /// <summary>The per-second series of temporary bytes written, as the database-counter collector names it.</summary>
-    public const string BytesSeries = "db.temp_bytes_per_sec";
-
-    /// <summary>The per-second series of temporary files created.</summary>
-    public const string FilesSeries = "db.temp_files_per_sec";
-
     /// <summary>Temp bytes per execution changing by this ratio either way (or from none) fires the rule.</summary>
     public const double Ratio = 2.0;
 
@@ -25,26 +20,11 @@ public sealed class TempSpillRule : ComparisonRule
     /// <inheritdoc/>
     public override string Id => "compare-temp-spill";
 
-    /// <summary>
-    /// Temporary bytes and files per execution of <paramref name="side"/>: the per-second rates summed over the phase's
-    /// window (one reading a second), divided by its counted executions; null without the series.
-    /// </summary>
-    public static (double Bytes, double Files)? PerExecution(PhaseSide side)
-    {
-        ArgumentNullException.ThrowIfNull(side);
-        if (side.Data.Series is not { } series || !series.Series.ContainsKey(BytesSeries))
-        {
-            return null;
-        }
-
-        return (side.PerExecution(series.Get(BytesSeries).Values.Sum()), side.PerExecution(series.Get(FilesSeries).Values.Sum()));
-    }
-
     /// <inheritdoc/>
     protected override Finding? EvaluatePair(ComparedPair pair)
     {
         ArgumentNullException.ThrowIfNull(pair);
-        if (PerExecution(pair.Before) is not { } before || PerExecution(pair.After) is not { } after)
+        if (pair.Before.TempWrittenPerExecution() is not { } before || pair.After.TempWrittenPerExecution() is not { } after)
         {
             return null;
         }
@@ -55,12 +35,19 @@ public sealed class TempSpillRule : ComparisonRule
             return null;
         }
 
-        var mb = more.Bytes / (1024 * 1024);
-        var against = less.Bytes < Floor ? "none to speak of" : $"{F(less.Bytes / (1024 * 1024))} MB";
+        var against = less.Bytes < Floor ? "none to speak of" : $"{F(Mb(less.Bytes))} MB";
+        List<string> evidence = [$"temporary files written per execution: {pair.Before.Label} {F(Mb(before.Bytes))} MB, {pair.After.Label} {F(Mb(after.Bytes))} MB [{pair.Before.Label}: {before.Source}; {pair.After.Label}: {after.Source}]"];
+        if (pair.Before.TempFilesPerExecution() is { } filesBefore && pair.After.TempFilesPerExecution() is { } filesAfter)
+        {
+            evidence.Add($"temporary files created per execution: {pair.Before.Label} {F(filesBefore)}, {pair.After.Label} {F(filesAfter)} [pg_stat_database temp_files, series {PhaseSide.TempFilesSeries}, published at most once a second]");
+        }
+
         return ForPair(Severities.Warning, pair,
-            $"In {pair.Phase.Name}, {moreSide.Label} spills to temporary files: {F(mb)} MB per execution against {against} in {lessSide.Label}",
-            [$"temp bytes per execution: {pair.Before.Label} {F(before.Bytes / (1024 * 1024))} MB, {pair.After.Label} {F(after.Bytes / (1024 * 1024))} MB [pg_stat_database temp_bytes, series {BytesSeries}]",
-             $"temp files per execution: {pair.Before.Label} {F(before.Files)}, {pair.After.Label} {F(after.Files)} [temp_files]"],
+            $"In {pair.Phase.Name}, {moreSide.Label} spills to temporary files: {F(Mb(more.Bytes))} MB per execution against {against} in {lessSide.Label}",
+            evidence,
             $"give {moreSide.Label}'s sorts and hashes the memory {lessSide.Label} has (work_mem, hash_mem_multiplier), or read its plan for the node that spills");
     }
+
+    /// <summary>Bytes as MB (2^20 bytes), the unit the finding and the throughput table print.</summary>
+    public static double Mb(double bytes) => bytes / (1024 * 1024);
 }

@@ -17,22 +17,22 @@ public sealed class TimePerExecutionRule : ComparisonRule
         var (change, rel) = (pair.Change, pair.RelativeChange);
         var evidence = new List<string>
         {
-            $"{a.Label}: {F(a.Ledger.MsPerExecution)} ms per execution, {b.Label}: {F(b.Ledger.MsPerExecution)} ms ({Signed(change)} ms, {SignedPct(rel)}) [executions.csv]",
+            $"{a.Label}: {F(a.Ledger.MsPerExecution)} ms per execution, {b.Label}: {F(b.Ledger.MsPerExecution)} ms ({More(change, "ms")}, {MorePct(rel)}) [executions.csv]",
             $"executions/s {F(a.Ledger.ExecutionsPerSecond)} → {F(b.Ledger.ExecutionsPerSecond)}; p95 latency {F(a.Data.Executions.Latency.P95)} → {F(b.Data.Executions.Latency.P95)} ms [executions.csv]",
         };
         foreach (var row in phase.Ledger.Skip(1).Where(x => x.Delta(index) is not null))
         {
-            evidence.Add($"{row.Name.TrimStart('↳', ' ')}: {F(row.Values[0]!.Value)} → {F(row.Values[index]!.Value)} ms per execution ({Signed(row.Delta(index)!.Value)}) [{row.Source}]");
+            evidence.Add($"{row.Name.TrimStart('↳', ' ')}: {F(row.Values[0]!.Value)} → {F(row.Values[index]!.Value)} ms per execution ({More(row.Delta(index)!.Value, "ms")}) [{row.Source}]");
         }
 
         var moved = phase.Ledger.Where(x => x.Name is "waits" or "CPU" || x.Name.StartsWith("↳ ", StringComparison.Ordinal))
             .Where(x => x.Delta(index) is not null).OrderByDescending(x => Math.Abs(x.Delta(index)!.Value)).Take(3).ToArray();
-        var parts = moved.Select(x => $"{Part(x.Name)} {Signed(x.Delta(index)!.Value)} ms");
+        var parts = moved.Select(x => $"{Part(x.Name)} {More(x.Delta(index)!.Value, "ms")}");
         var explain = (pair.WaitsExplain is { } w ? $"; waits explain {Pct(w)} of the change" : "") + $" ({string.Join(", ", parts)})";
         return ForPair(pair.Material ? Severities.Warning : Severities.Info, pair,
             pair.Material
-                ? $"In {phase.Name}, {b.Label} takes {Signed(change)} ms per execution ({SignedPct(rel)}) against {a.Label}{explain}"
-                : $"In {phase.Name}, {b.Label} and {a.Label} take the same time per execution within {Pct(ComparedPair.MaterialChange)} ({Signed(change)} ms, {SignedPct(rel)})",
+                ? $"In {phase.Name}, {b.Label} takes {More(change, "ms")} per execution ({MorePct(rel)}) than {a.Label}{explain}"
+                : $"In {phase.Name}, {b.Label} and {a.Label} take the same time per execution within {Pct(ComparedPair.MaterialChange)} ({b.Label} {More(change, "ms")}, {MorePct(rel)})",
             evidence,
             !pair.Material ? "nothing to chase in this phase: the difference is within run-to-run noise"
                 : moved.FirstOrDefault() is { } first ? $"follow the part that moved most ({Part(first.Name)}) in its table below and in the differential flame graph"

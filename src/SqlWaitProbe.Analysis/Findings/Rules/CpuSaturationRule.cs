@@ -35,7 +35,7 @@ public sealed class CpuSaturationRule : CaptureRule
 
     /// <summary>The sessions' CPU as a share of the machine's CPU time over the phase, or null when CPU or the machine is unknown.</summary>
     public static double? Busy(PhaseLedger l, int logicalCpus) =>
-        l.CpuCaptured && l.WallSeconds > 0 && logicalCpus > 0 && !l.IsAttach ? l.CpuSeconds / (l.WallSeconds * logicalCpus) : null;
+        l.CpuCaptured && l.WallSeconds > 0 && logicalCpus > 0 && !l.IsAttach ? l.AllCpuSeconds / (l.WallSeconds * logicalCpus) : null;
 
     /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
@@ -61,7 +61,7 @@ public sealed class CpuSaturationRule : CaptureRule
         if (busy is { } used)
         {
             title += keptBusy ? $"kept them {Pct(used)} busy" : $"had {Pct(used)} of them (other processes took the rest)";
-            evidence.Add($"CPU {F(l.CpuSeconds)} s in {F(l.WallSeconds)} s on {cpus} logical CPUs = {Pct(used)} of the machine [{l.CpuSource}, manifest.json logicalCpus]");
+            evidence.Add($"CPU {F(l.AllCpuSeconds)} s in {F(l.WallSeconds)} s on {cpus} logical CPUs = {Pct(used)} of the machine [{l.CpuSource}, manifest.json logicalCpus]");
         }
         else
         {
