@@ -28,6 +28,9 @@ public sealed class PgStatementsCollector : ICollector
     /// <inheritdoc />
     public string Name => "pg-statements";
 
+    /// <summary>The server has auto_explain: its reads are kept out of its log where the role may do so.</summary>
+    public bool QuietAutoExplain { get; init; }
+
     /// <summary>One statement's cumulative counters.</summary>
     private sealed record Counters(string Text, long Calls, double ElapsedMs, long Rows, long Hit, long Read, long Written, long TempWritten);
 
@@ -70,8 +73,7 @@ public sealed class PgStatementsCollector : ICollector
 
     private async Task<Dictionary<long, Counters>> ReadAsync(CancellationToken cancellationToken)
     {
-        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken);
+        await using var connection = await Collectors.MonitorConnection.OpenAsync(_connectionString, QuietAutoExplain, cancellationToken);
         await using var cmd = new NpgsqlCommand(Query(_versionNumber), connection);
         await using var reader = await cmd.ExecuteReaderAsync(cancellationToken);
         var all = new Dictionary<long, Counters>();

@@ -23,6 +23,6 @@ public sealed class PgStatementsModule : IEngineCollectorModule<PostgresRun>
 
     /// <inheritdoc />
     public ICollector Create(PostgresRun run, PhaseContext phase) => run.HasStatementStats
-        ? new PgStatementsCollector(run.Connection, run.VersionNumber)
+        ? new PgStatementsCollector(run.Connection, run.VersionNumber) { QuietAutoExplain = run.AutoExplain is not null }
         : new NotRunCollector(Name, CollectorStatus.Skipped, "pg_stat_statements is not loaded and created: statements are known by the sampled sessions' texts and query ids only, without their counters");
 }
