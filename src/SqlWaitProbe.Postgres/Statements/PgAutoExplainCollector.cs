@@ -76,7 +76,17 @@ public sealed class PgAutoExplainCollector : ICollector, IAfterPhase
                 read.Parameters.AddWithValue("path", segment.Path);
                 read.Parameters.AddWithValue("offset", offset);
                 read.Parameters.AddWithValue("length", length);
-                var chunk = (byte[])(await read.ExecuteScalarAsync(cancellationToken))!;
+
+                // Read as a stream of the column, asynchronously to its end: a value of megabytes does not fit the
+                // driver's buffer, and a synchronous read of the rest would block the socket thread that runs inline
+                // completions (SocketCompletions), which must deliver that very rest.
+                byte[] chunk;
+                await using (var reader = await read.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, cancellationToken))
+                {
+                    await reader.ReadAsync(cancellationToken);
+                    chunk = await reader.GetFieldValueAsync<byte[]>(0, cancellationToken);
+                }
+
                 bytes.Write(chunk);
                 if (chunk.Length < length)
                 {
