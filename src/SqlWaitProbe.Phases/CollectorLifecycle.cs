@@ -30,6 +30,10 @@ internal static class CollectorLifecycle
                 }
             }
         }));
+
+        // In the catalog's order, not the order they finished starting: their after-phase work runs in this order.
+        var order = collectors.ToList();
+        started.Sort((a, b) => order.IndexOf(a).CompareTo(order.IndexOf(b)));
     }
 
     /// <summary>
@@ -94,7 +98,18 @@ internal static class CollectorLifecycle
         {
             try
             {
-                await after.AfterPhaseAsync(context, budget.Token);
+                if (await after.AfterPhaseAsync(context, budget.Token) is { } replaced)
+                {
+                    var i = outcomes.FindIndex(o => o.Name == replaced.Name);
+                    if (i >= 0)
+                    {
+                        outcomes[i] = replaced;
+                    }
+                    else
+                    {
+                        outcomes.Add(replaced);
+                    }
+                }
             }
             catch (Exception e)
             {

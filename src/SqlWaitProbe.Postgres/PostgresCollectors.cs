@@ -13,7 +13,7 @@ public static class PostgresCollectors
         new PgStatDatabaseModule(),
         new Statements.PgStatementsModule(),
         new Statements.PgPlanModule(),
-        new Statements.PgExplainModule(),
         new Statements.PgAutoExplainModule(),
+        new Statements.PgExplainModule(),
     ];
 }

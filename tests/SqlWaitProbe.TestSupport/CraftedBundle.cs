@@ -102,8 +102,8 @@ public sealed class CraftedBundle
         Line(BundlePaths.OffCpuIntervals(phase), "start_ms,end_ms,session,state,stack_id", $"{N(startMs)},{N(endMs)},{session},{state},{stackId}");
 
     /// <summary>Adds a waits.csv row.</summary>
-    public CraftedBundle Wait(string phase, string type, double waitMs, double signalMs = 0, string scope = "session") =>
-        Line(BundlePaths.Waits(phase), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", $"{scope},{type},Other,{N(waitMs)},{N(signalMs)},10");
+    public CraftedBundle Wait(string phase, string type, double waitMs, double signalMs = 0, string scope = "session", long waitingTasks = 10) =>
+        Line(BundlePaths.Waits(phase), "scope,wait_type,category,wait_ms,signal_ms,waiting_tasks", $"{scope},{type},Other,{N(waitMs)},{N(signalMs)},{waitingTasks}");
 
     /// <summary>Adds a folded stack line in the bundle's form (<c>process;module!symbol;… weight</c>).</summary>
     public CraftedBundle Stack(string phase, string folded, long weight) =>

@@ -12,7 +12,7 @@ public sealed record PhaseStatements
     /// <summary>Σ session time of every sampled statement, ms.</summary>
     public double SessionMs { get; init; }
 
-    /// <summary>CPU of the sessions' readings in which no statement was sampled running (between statements), ms.</summary>
+    /// <summary>CPU of the sessions' readings no sample of a running statement stands for (between statements), ms.</summary>
     public double CpuOutsideMs { get; init; }
 
     /// <summary>CPU the sessions spent while the samples showed them waiting, kept inside those waits (attach mode), ms.</summary>
@@ -20,6 +20,15 @@ public sealed record PhaseStatements
 
     /// <summary>The interval between two readings of the sessions' CPU, ms.</summary>
     public double ReadingMs { get; init; } = 100;
+
+    /// <summary>
+    /// The mean time one sample of a watched session in a statement stands for, ms: the mean interval between the
+    /// sampler's polls around it, far above the interval asked for when the polls waited for a CPU.
+    /// </summary>
+    public double MeanSampleMs { get; init; }
+
+    /// <summary>Samples of watched sessions in a statement.</summary>
+    public int Samples { get; init; }
 
     /// <summary>Head blockers, by the session time they cost others.</summary>
     public IReadOnlyList<HeadBlocker> Blockers { get; init; } = [];

@@ -7,8 +7,9 @@ namespace SqlWaitProbe.Analysis.Statements;
 /// Each statement's ledger in a phase. Its session time is the watched sessions' samples that ran it (state active)
 /// × the time each sample stands for; its waits are those samples that waited, by type. Its CPU is the sessions'
 /// measured CPU (session_timeline.csv, read every 100 ms from <c>/proc</c>, 10 ms in attach mode), each reading's CPU
-/// split between the statements sampled on a CPU in it, in proportion to their samples — so the CPU is the kernel's, and
-/// only the split within one reading rests on samples; in attach mode the CPU while a wait was shown stays inside it. That split's bound (<see cref="StatementRow.CpuErrorMs"/>) is the CPU
+/// split between the statements whose samples on a CPU stand for time in it, in proportion to that time
+/// (<see cref="CpuAttribution"/>) — so the CPU is the kernel's, and only the split within one reading rests on samples;
+/// in attach mode the CPU while a wait was shown stays inside it. That split's bound (<see cref="StatementRow.CpuErrorMs"/>) is the CPU
 /// of readings the statement shared with another, whichever way it went. Without a timeline, a statement's CPU is its
 /// on-CPU samples × their time (CPU and run queue together), or the server's own per-statement CPU.
 /// </summary>
@@ -23,6 +24,7 @@ public static class StatementLedger
         }
 
         var span = new Dictionary<string, double>(StringComparer.Ordinal);
+        var samples = 0;
         var waits = new Dictionary<string, Dictionary<string, double>>(StringComparer.Ordinal);
         var onCpuSampled = new Dictionary<string, double>(StringComparer.Ordinal);
         foreach (var a in input.Activity)
@@ -33,6 +35,7 @@ public static class StatementLedger
             }
 
             span[key] = span.GetValueOrDefault(key) + a.SampleMs;
+            samples++;
             if (a.WaitType is { } type)
             {
                 if (!waits.TryGetValue(key, out var byType))
@@ -48,7 +51,8 @@ public static class StatementLedger
             }
         }
 
-        var attribution = phase.SessionTimeline is { } timeline && input.ActivityCaptured ? CpuAttribution.Compute(timeline, input.Activity, phase.AttachMode) : null;
+        var windowMs = phase.Phase.EndUtc > phase.Phase.StartUtc ? (phase.Phase.EndUtc - phase.Phase.StartUtc).TotalMilliseconds : double.PositiveInfinity;
+        var attribution = phase.SessionTimeline is { } timeline && input.ActivityCaptured ? CpuAttribution.Compute(timeline, input.Activity, phase.AttachMode, windowMs) : null;
         var total = span.Values.Sum();
         var stats = (input.Stats ?? []).ToDictionary(s => s.Key, StringComparer.Ordinal);
         var keys = new HashSet<string>(span.Keys, StringComparer.Ordinal);
@@ -113,6 +117,8 @@ public static class StatementLedger
             CpuOutsideMs = attribution?.OutsideMs ?? 0,
             CpuInWaitsMs = attribution?.InWaitsMs ?? 0,
             ReadingMs = phase.AttachMode ? 10 : 100,
+            MeanSampleMs = samples > 0 ? total / samples : 0,
+            Samples = samples,
             Blockers = Blocking.HeadBlockers(input),
             KeyedByText = span.Count > 0 && span.Keys.All(StatementKey.IsTextKey),
             StatsCaptured = input.Stats is not null,

@@ -7,6 +7,9 @@ namespace SqlWaitProbe.Core.Collectors;
 /// </summary>
 public interface IAfterPhase
 {
-    /// <summary>Runs after the phase; failures are the collector's to log, never the phase's.</summary>
-    Task AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken);
+    /// <summary>
+    /// Runs after the phase; failures are the collector's to log, never the phase's. An outcome replaces the one its
+    /// <see cref="ICollector.StopAsync"/> gave, for a collector whose result is known only now; null keeps that one.
+    /// </summary>
+    Task<CollectorOutcome?> AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken);
 }

@@ -128,7 +128,9 @@ internal sealed class ActivityRecorder
             writer.Write(BundleColumns.Header(BundleColumns.StatementTexts.All) + "\n");
             foreach (var (key, (queryId, text)) in texts.OrderBy(kv => kv.Key, StringComparer.Ordinal))
             {
-                writer.Write(Csv.Line(key, queryId?.ToString(CultureInfo.InvariantCulture), text) + "\n");
+                // One row per line, as statements.csv: the bundle's CSV readers read line by line, and most
+                // applications' statements span several lines.
+                writer.Write(Csv.Line(key, queryId?.ToString(CultureInfo.InvariantCulture), text.ReplaceLineEndings(" ")) + "\n");
             }
         });
     }

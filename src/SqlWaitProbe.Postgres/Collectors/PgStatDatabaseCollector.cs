@@ -25,11 +25,13 @@ public sealed class PgStatDatabaseCollector : ICollector
     /// <inheritdoc />
     public string Name => "pg-stat-database";
 
+    /// <summary>The server has auto_explain: its reads are kept out of its log where the role may do so.</summary>
+    public bool QuietAutoExplain { get; init; }
+
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
-        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken);
+        var connection = await MonitorConnection.OpenAsync(_connectionString, QuietAutoExplain, cancellationToken);
         var last = await ReadAsync(connection, cancellationToken);
         _connection = connection;
         _loop = PollingLoop.Start("reading pg_stat_database", TimeSpan.FromSeconds(1), async token =>

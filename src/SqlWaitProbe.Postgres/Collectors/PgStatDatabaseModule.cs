@@ -16,5 +16,5 @@ public sealed class PgStatDatabaseModule : IEngineCollectorModule<PostgresRun>
     public bool Runs(PostgresRun run) => true;
 
     /// <inheritdoc />
-    public ICollector Create(PostgresRun run, PhaseContext phase) => new PgStatDatabaseCollector(run.Connection);
+    public ICollector Create(PostgresRun run, PhaseContext phase) => new PgStatDatabaseCollector(run.Connection) { QuietAutoExplain = run.AutoExplain is not null };
 }

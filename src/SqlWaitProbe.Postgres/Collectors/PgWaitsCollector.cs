@@ -64,6 +64,12 @@ public sealed class PgWaitsCollector : ICollector
     /// <inheritdoc />
     public string Name => "pg-waits";
 
+    /// <summary>
+    /// The server has auto_explain: its polls, a hundred a second, are kept out of its log where the role may do so
+    /// (<see cref="MonitorConnection.QuietAutoExplainAsync"/>).
+    /// </summary>
+    public bool QuietAutoExplain { get; init; }
+
     /// <summary>Which source the wait totals come from: <c>pg_wait_sampling</c> or <c>pg_stat_activity</c>.</summary>
     public string Source => _useWaitSampling ? "pg_wait_sampling" : "pg_stat_activity";
 
@@ -196,12 +202,8 @@ public sealed class PgWaitsCollector : ICollector
     private static int[] Pids(PhaseContext phase) =>
         phase.Sessions.Where(s => s.BackendPid is not null).Select(s => s.BackendPid!.Value).ToArray();
 
-    private async Task<NpgsqlConnection> OpenAsync(CancellationToken cancellationToken)
-    {
-        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken);
-        return connection;
-    }
+    private Task<NpgsqlConnection> OpenAsync(CancellationToken cancellationToken) =>
+        MonitorConnection.OpenAsync(_connectionString, QuietAutoExplain, cancellationToken);
 
     // One poll of the watched backends; a broken connection ends the polling and says why.
     private async Task<bool> PollActivityAsync(CancellationToken token)

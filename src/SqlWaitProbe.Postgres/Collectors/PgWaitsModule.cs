@@ -26,7 +26,10 @@ public sealed class PgWaitsModule : IEngineCollectorModule<PostgresRun>, IAnalys
     public bool Runs(PostgresRun run) => true;
 
     /// <inheritdoc />
-    public ICollector Create(PostgresRun run, PhaseContext phase) => new PgWaitsCollector(run.Connection, run.HasWaitSampling, run.HasQueryIdColumn, run.Attach);
+    public ICollector Create(PostgresRun run, PhaseContext phase) => new PgWaitsCollector(run.Connection, run.HasWaitSampling, run.HasQueryIdColumn, run.Attach)
+    {
+        QuietAutoExplain = run.AutoExplain is not null,
+    };
 
     /// <inheritdoc />
     public PhaseData Read(PhaseData phase, CaptureBundle bundle, CancellationToken cancellationToken)

@@ -20,6 +20,11 @@ public static class PostgresDryRun
             output.WriteLine("-- monitoring connection, during the window");
             output.WriteLine("-- every 10 ms: each matching client backend, as it connects and disconnects (pid and backend_start; query_id from PostgreSQL 14), and the sessions blocking a lock wait");
             output.WriteLine(Collectors.PgWaitsCollector.AttachActivityQuery(filter, hasQueryId: true) + ";");
+            output.WriteLine("-- when the server has auto_explain loaded: at the window's start, the log file and its size; after it, what the server logged since, at most 32 MB (read-only)");
+            output.WriteLine("SET auto_explain.log_min_duration = -1; -- the probe's own sessions only, where the role may (superuser); nothing on the server changes");
+            output.WriteLine("SELECT current_setting('logging_collector'), current_setting('log_destination'), current_setting('auto_explain.log_min_duration', true);");
+            output.WriteLine("SELECT f, (SELECT size FROM pg_ls_logdir() WHERE name = <file name>) FROM pg_current_logfile(<jsonlog|csvlog|stderr>) f;");
+            output.WriteLine("SELECT name, size, modification FROM pg_ls_logdir(); SELECT pg_read_binary_file(<file>, <offset>, <4 MB at most>); -- after the window");
         }
         else
         {

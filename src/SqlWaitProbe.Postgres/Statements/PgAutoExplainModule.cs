@@ -6,9 +6,10 @@ using SqlWaitProbe.Postgres.Collectors;
 namespace SqlWaitProbe.Postgres.Statements;
 
 /// <summary>
-/// Attach mode's plans without <c>--explain</c>: they exist only where the server's own <c>auto_explain</c> writes them
-/// into its log. Attach is read-only and never loads a module or changes a setting, so this records, for Data quality,
-/// whether the server has auto_explain and how to get the watched statements' plans.
+/// Attach mode's plans from the server's own <c>auto_explain</c>: when the server has it loaded, the plans it wrote to
+/// the server's log during the window become the watched statements' plan files (<see cref="PgAutoExplainCollector"/>).
+/// Attach is read-only and never loads a module or changes a setting: without auto_explain, Data quality says how to
+/// get the statements' plans. With <c>--explain</c> too, a statement auto_explain logged keeps that plan.
 /// </summary>
 public sealed class PgAutoExplainModule : IEngineCollectorModule<PostgresRun>
 {
@@ -19,18 +20,19 @@ public sealed class PgAutoExplainModule : IEngineCollectorModule<PostgresRun>
     public IReadOnlyList<IOptionSpec> Options => [];
 
     /// <inheritdoc />
-    public bool Runs(PostgresRun run) => run.Attach is not null && !run.Explain;
+    public bool Runs(PostgresRun run) => run.Attach is not null && (run.AutoExplain is not null || !run.Explain);
 
     /// <inheritdoc />
-    public ICollector Create(PostgresRun run, PhaseContext phase) => new NotRunCollector(Name, CollectorStatus.Skipped, Reason(run.AutoExplain));
+    public ICollector Create(PostgresRun run, PhaseContext phase) => run.AutoExplain is { } described
+        ? new PgAutoExplainCollector(run.Connection, described)
+        : new NotRunCollector(Name, CollectorStatus.Skipped, NotLoaded);
 
-    /// <summary>What Data quality says about plans in attach mode, given the server's auto_explain settings (null: not loaded).</summary>
-    public static string Reason(string? autoExplain) => autoExplain is null
-        ? "no plans of the watched statements: auto_explain is not loaded on the server and attach mode never changes server settings; "
-          + "to have them, load it on the server (shared_preload_libraries or session_preload_libraries = 'auto_explain', with auto_explain.log_min_duration and auto_explain.log_format = json), "
-          + "or capture again with --explain for plain EXPLAIN plans (planning only, read-only)"
-        : $"auto_explain is loaded on the server ({autoExplain}) and writes the plans of slow statements to the server's log (pg_current_logfile()); "
-          + "the probe does not read the server's log, so the report has no plans of the watched statements: read them there, or capture again with --explain for plain EXPLAIN plans";
+    /// <summary>What Data quality says about plans in attach mode when the server has no auto_explain.</summary>
+    public const string NotLoaded =
+        "no plans of the watched statements: auto_explain is not loaded on the server and attach mode never changes server settings; "
+        + "to have them, load it on the server (shared_preload_libraries or session_preload_libraries = 'auto_explain', with auto_explain.log_min_duration, "
+        + "auto_explain.log_format = json and auto_explain.log_analyze = on, logging_collector = on) and attach reads the plans it logs, "
+        + "or capture again with --explain for plain EXPLAIN plans (planning only, read-only)";
 
     /// <summary>
     /// auto_explain's settings as the server's non-default settings show them, or null when it is not loaded: named in a

@@ -12,6 +12,8 @@ namespace SqlWaitProbe.Postgres.Statements;
 /// statements/texts.csv). Nothing of the user's runs: plain EXPLAIN only plans, inside a read-only transaction, with
 /// short lock and statement timeouts so planning never queues behind the locks it came to observe. A text with
 /// parameters (<c>$1</c>, sent by a driver's extended protocol) or cut by the server cannot be planned and is logged.
+/// A statement whose plan the server's auto_explain logged (<see cref="PgAutoExplainCollector"/>, which runs first)
+/// keeps that one.
 /// </summary>
 public sealed class PgExplainCollector : ICollector, IAfterPhase
 {
@@ -42,13 +44,13 @@ public sealed class PgExplainCollector : ICollector, IAfterPhase
         Task.FromResult(new CollectorOutcome(Name, CollectorStatus.Ok, 0, null));
 
     /// <inheritdoc />
-    public async Task AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
+    public async Task<CollectorOutcome?> AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         var top = TopStatements(phase);
         if (top.Count == 0)
         {
             Log.Information("--explain: no statement was sampled in the watched sessions");
-            return;
+            return null;
         }
 
         await using var connection = new NpgsqlConnection(ExplainConnectionString());
@@ -60,6 +62,13 @@ public sealed class PgExplainCollector : ICollector, IAfterPhase
 
         foreach (var (key, text) in top)
         {
+            if (File.Exists(phase.PathFor(BundlePaths.StatementPlan(phase.Name, key, "json"))))
+            {
+                // The plan the server's auto_explain logged as the statement ran is kept over a plain EXPLAIN's.
+                Log.Information("--explain: statement {Key} has auto_explain's plan from the server's log", key);
+                continue;
+            }
+
             if (WhyNotExplained(text) is { } why)
             {
                 Log.Information("--explain: statement {Key} not explained: {Why}", key, why);
@@ -85,6 +94,8 @@ public sealed class PgExplainCollector : ICollector, IAfterPhase
                 Log.Information("--explain: statement {Key} not explained: {Error}", key, e.MessageText);
             }
         }
+
+        return null;
     }
 
     private string ExplainConnectionString()

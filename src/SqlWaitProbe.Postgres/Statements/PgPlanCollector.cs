@@ -43,12 +43,12 @@ public sealed class PgPlanCollector : ICollector, IAfterPhase
             : null;
 
     /// <inheritdoc />
-    public async Task AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
+    public async Task<CollectorOutcome?> AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         if (WhyNoPlan(_workload.Query) is { } why)
         {
             Log.Information("phase {Phase}: no plan: {Why}", phase.Name, why);
-            return;
+            return null;
         }
 
         await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
@@ -78,13 +78,15 @@ public sealed class PgPlanCollector : ICollector, IAfterPhase
             {
                 Log.Information("phase {Phase}: no plan: EXPLAIN ANALYZE of the workload statement ran longer than --finish-within ({Seconds:0.###} s) and was cancelled",
                     phase.Name, phase.FinishWithin.TotalSeconds);
-                return;
+                return null;
             }
         }
 
         var key = KeyOf(json) ?? StatementKey.FromText(_workload.Query)!;
         Core.Files.AtomicFile.WriteAllText(phase.PathFor(BundlePaths.StatementPlan(phase.Name, key, "json")), json);
         Log.Information("phase {Phase}: plan of the workload statement {Key} written", phase.Name, key);
+
+        return null;
     }
 
     /// <summary>The statement key of the plan's <c>Query Identifier</c> (shown by VERBOSE when the server computes ids).</summary>

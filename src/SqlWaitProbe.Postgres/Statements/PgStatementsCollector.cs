@@ -17,6 +17,7 @@ public sealed class PgStatementsCollector : ICollector
     private readonly string _connectionString;
     private readonly int _versionNumber;
     private Dictionary<long, Counters>? _start;
+    private NpgsqlConnection? _connection;
 
     /// <summary>Creates the collector for a server of <c>server_version_num</c> <paramref name="versionNumber"/>.</summary>
     public PgStatementsCollector(string connectionString, int versionNumber)
@@ -27,6 +28,9 @@ public sealed class PgStatementsCollector : ICollector
 
     /// <inheritdoc />
     public string Name => "pg-statements";
+
+    /// <summary>The server has auto_explain: its reads are kept out of its log where the role may do so.</summary>
+    public bool QuietAutoExplain { get; init; }
 
     /// <summary>One statement's cumulative counters.</summary>
     private sealed record Counters(string Text, long Calls, double ElapsedMs, long Rows, long Hit, long Read, long Written, long TempWritten);
@@ -43,8 +47,21 @@ public sealed class PgStatementsCollector : ICollector
     }
 
     /// <inheritdoc />
-    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken) =>
-        _start = await ReadAsync(cancellationToken);
+    public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        // One connection for both reads, opened before the phase: at its end the sessions may keep the CPUs so busy
+        // that a new backend does not start within the connection timeout.
+        _connection = await Collectors.MonitorConnection.OpenAsync(_connectionString, QuietAutoExplain, cancellationToken);
+        try
+        {
+            _start = await ReadAsync(cancellationToken);
+        }
+        catch
+        {
+            await _connection.DisposeAsync();
+            throw;
+        }
+    }
 
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
@@ -63,6 +80,10 @@ public sealed class PgStatementsCollector : ICollector
         {
             return new CollectorOutcome(Name, CollectorStatus.Failed, 0, "pg_stat_statements could not be read at the phase end: " + e.Message);
         }
+        finally
+        {
+            await _connection!.DisposeAsync();
+        }
 
         Write(phase, end);
         return new CollectorOutcome(Name, CollectorStatus.Ok, 0, null);
@@ -70,9 +91,7 @@ public sealed class PgStatementsCollector : ICollector
 
     private async Task<Dictionary<long, Counters>> ReadAsync(CancellationToken cancellationToken)
     {
-        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { ApplicationName = "probe-monitor", Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken);
-        await using var cmd = new NpgsqlCommand(Query(_versionNumber), connection);
+        await using var cmd = new NpgsqlCommand(Query(_versionNumber), _connection);
         await using var reader = await cmd.ExecuteReaderAsync(cancellationToken);
         var all = new Dictionary<long, Counters>();
         while (await reader.ReadAsync(cancellationToken))

@@ -23,7 +23,7 @@ public sealed class PgStatementsModule : IEngineCollectorModule<PostgresRun>
 
     /// <inheritdoc />
     public ICollector Create(PostgresRun run, PhaseContext phase) => run.HasStatementStats
-        ? new PgStatementsCollector(run.Connection, run.VersionNumber)
+        ? new PgStatementsCollector(run.Connection, run.VersionNumber) { QuietAutoExplain = run.AutoExplain is not null }
         : new NotRunCollector(Name, CollectorStatus.Skipped, run.StatementStatsLoaded
             ? "pg_stat_statements is loaded but not created in the database the probe connects to: statements are known by the sampled sessions' texts and query ids only, without their counters; CREATE EXTENSION pg_stat_statements; in that database gives them (the probe creates nothing on a server it attaches to)"
             : "pg_stat_statements is not in shared_preload_libraries (or the role may not read that setting: pg_monitor grants it): statements are known by the sampled sessions' texts and query ids only, without their counters");

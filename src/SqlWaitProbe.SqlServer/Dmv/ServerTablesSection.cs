@@ -5,8 +5,8 @@ using static SqlWaitProbe.Core.Text.Figures;
 namespace SqlWaitProbe.SqlServer.Dmv;
 
 /// <summary>
-/// The DMV module's report section: per phase, the server's own tables as the field reports read them — latches and
-/// spinlocks with their cost per event, and memory clerks per node.
+/// The DMV module's report section: per phase, the server's own tables as the field reports read them — waits,
+/// latches and spinlocks with their cost per event, and memory clerks per node.
 /// </summary>
 public static class ServerTablesSection
 {
@@ -21,6 +21,25 @@ public static class ServerTablesSection
         {
             var paragraphs = new List<string>();
             var tables = new List<EvidenceTable>();
+            if (analysis.Manifest.Engine == "sqlserver" && p.Waits is { Count: > 0 } waits)
+            {
+                // The seeds read a wait's cost per event (RESERVED_MEMORY_ALLOCATION_EXT: the same count of waits, each
+                // longer as sessions grow): wait ms ÷ waiting tasks. Idle waits are left out, as everywhere.
+                foreach (var (scope, source) in new[] { ("session", "the workload's sessions, sys.dm_exec_session_wait_stats"), ("server", "server-wide, sys.dm_os_wait_stats") })
+                {
+                    var rows = waits.Where(w => w.Scope == scope && w.WaitingTasks > 0 && SqlServerWaitClasses.Of(w.Type) != Core.Waits.WaitClass.Idle)
+                        .OrderByDescending(w => w.WaitMs).Take(MaxRows).ToArray();
+                    if (rows.Length == 0)
+                    {
+                        continue;
+                    }
+
+                    paragraphs.Add($"Waits of {source} (`waits.csv`, scope {scope}), by wait time; average = wait ms ÷ waiting tasks; idle waits left out.");
+                    tables.Add(new EvidenceTable([$"wait type ({scope})", "waiting tasks", "wait ms", "average ms per wait", "signal ms"],
+                        [.. rows.Select(w => (IReadOnlyList<string>)[w.Type, F(w.WaitingTasks), F(w.WaitMs), (w.WaitMs / w.WaitingTasks).ToString("0.###", CultureInfo.InvariantCulture), F(w.SignalMs)])], [1, 2, 3, 4]));
+                }
+            }
+
             if (p.Latches is { Count: > 0 } latches)
             {
                 paragraphs.Add("Latches (`dmv/latch_stats.csv`), by wait time; average = wait ms ÷ waiting requests.");

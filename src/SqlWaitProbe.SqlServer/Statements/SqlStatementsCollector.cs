@@ -137,12 +137,12 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
     }
 
     /// <inheritdoc />
-    public async Task AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
+    public async Task<CollectorOutcome?> AfterPhaseAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(phase);
         if (_planOrder.Count == 0)
         {
-            return;
+            return null;
         }
 
         var sink = await _open("statement plans", cancellationToken);
@@ -187,6 +187,8 @@ public sealed class SqlStatementsCollector : ICollector, IAfterPhase
                 await disposable.DisposeAsync();
             }
         }
+
+        return null;
     }
 
     private async Task PollAsync(CancellationToken cancellationToken)
