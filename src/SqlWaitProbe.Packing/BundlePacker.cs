@@ -21,7 +21,13 @@ public static class BundlePacker
     /// (<c>cpu/trace.etl</c>, large, and holding every process of the machine) go only with <paramref name="withTraces"/>
     /// and never redacted; the packed manifest then no longer lists them. Returns notes for the user.
     /// </summary>
-    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, RedactionRules? redact, bool withTraces = false)
+    /// <remarks>
+    /// A redacted pack's report is not the bundle's: <paramref name="rebuildReport"/> (given a folder holding a redacted
+    /// bundle) writes it anew from the redacted files, so no statement text survives in a shortened, HTML- or
+    /// Markdown-escaped form that the text replacement would not recognise. Without it the bundle's report is redacted
+    /// as text.
+    /// </remarks>
+    public static IReadOnlyList<string> Pack(CaptureBundle bundle, string zipPath, RedactionRules? redact, bool withTraces = false, Action<string>? rebuildReport = null)
     {
         var notes = new List<string>();
         // Scratch in a private run folder: removed at the end, on Ctrl+C or SIGTERM, or by 'probe cleanup' after a kill.
@@ -51,11 +57,26 @@ public static class BundlePacker
             if (redact is not null)
             {
                 var sqlPath = Path.Combine(staging, BundlePaths.WorkloadSql);
-                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, redact, LocalFolders(bundle));
-                var removed = redactor.RedactFolder(staging);
+                var redactor = new BundleRedactor(bundle.Manifest, File.Exists(sqlPath) ? File.ReadAllText(sqlPath) : null, redact, LocalFolders(bundle), StatementTexts(staging, bundle.Manifest));
+                var reportFolder = Path.Combine(staging, BundlePaths.ReportFolder);
+                if (rebuildReport is not null && Directory.Exists(reportFolder))
+                {
+                    Directory.Delete(reportFolder, recursive: true);
+                }
+
+                // A plan holds its statement's constants (filters, parameter values) where no text replacement finds them.
+                var removed = LeaveOutPlans(staging, bundle.Manifest).Concat(redactor.RedactFolder(staging)).ToList();
                 var manifestPath = Path.Combine(staging, BundlePaths.Manifest);
                 var manifest = ManifestReader.Parse(File.ReadAllText(manifestPath), BundlePaths.Manifest);
                 File.WriteAllText(manifestPath, JsonSerializer.Serialize(manifest with { Files = BundleWriter.HashFolder(staging) }, ProbeJson.Options));
+                if (rebuildReport is not null)
+                {
+                    rebuildReport(staging);
+                    // Made from redacted files already; this pass only takes the staging folder's own path out of it.
+                    removed.AddRange(redactor.RedactFolder(reportFolder).Select(r => BundlePaths.ReportFolder + "/" + r));
+                    notes.Add("the report was made anew from the redacted files");
+                }
+
                 notes.Add($"redacted {redactor.Map.Count} name(s) and query text(s) with placeholders, and local folder paths");
                 var replaced = redactor.Replaced.OrderBy(r => r.Key, StringComparer.Ordinal).Select(r => $"{r.Value} × {r.Key}").ToList();
                 if (replaced.Count > 0)
@@ -130,6 +151,48 @@ public static class BundlePacker
 
         var all = Directory.EnumerateFiles(bundle.Root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = true }).Count();
         return Math.Max(0, all - wanted.Count - traces - (File.Exists(Path.Combine(report, "probe.log")) ? 1 : 0));
+    }
+
+    /// <summary>Every statement text the phases' statement files hold: as the server showed it (with its constants) and normalised.</summary>
+    private static IEnumerable<string> StatementTexts(string staging, BundleManifest manifest)
+    {
+        foreach (var phase in manifest.Phases)
+        {
+            foreach (var (file, column) in new[] { (BundlePaths.StatementTexts(phase.Name), BundleColumns.StatementTexts.Text), (BundlePaths.StatementStats(phase.Name), BundleColumns.Statements.Text) })
+            {
+                var path = BundleNames.Resolve(staging, file, "statement file");
+                if (!File.Exists(path))
+                {
+                    continue;
+                }
+
+                using var reader = new BoundedLineReader(new StreamReader(path), file);
+                foreach (var row in Csv.ReadRows(reader))
+                {
+                    if (row.TryGetValue(column, out var text) && text.Length > 0)
+                    {
+                        yield return text;
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Deletes the phases' plan files from <paramref name="staging"/>; returns them, bundle-relative.</summary>
+    private static IEnumerable<string> LeaveOutPlans(string staging, BundleManifest manifest)
+    {
+        var removed = new List<string>();
+        foreach (var phase in manifest.Phases)
+        {
+            var folder = BundleNames.Resolve(staging, BundlePaths.StatementPlans(phase.Name), "plan folder");
+            if (Directory.Exists(folder))
+            {
+                removed.AddRange(Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(staging, f).Replace('\\', '/')));
+                Directory.Delete(folder, recursive: true);
+            }
+        }
+
+        return removed;
     }
 
     /// <summary>The bundle's folder now and where the capture wrote it (its log's first lines say), and the embedded server's folder.</summary>

@@ -50,7 +50,11 @@ public sealed partial class BundleRedactor
     /// <paramref name="engines"/> are the registered engines' rules: words that are an engine's own stay (replacing
     /// them would turn "postgres" the process into db-1), and their connection-string keys say what a value names.
     /// </summary>
-    public BundleRedactor(BundleManifest manifest, string? workloadSql, RedactionRules engines, IEnumerable<string>? localFolders = null)
+    /// <remarks>
+    /// <paramref name="statementTexts"/> are the texts the server showed for the sessions' statements (attach mode's
+    /// statement files, with their constants): each becomes a query placeholder like the workload's own statements.
+    /// </remarks>
+    public BundleRedactor(BundleManifest manifest, string? workloadSql, RedactionRules engines, IEnumerable<string>? localFolders = null, IEnumerable<string>? statementTexts = null)
     {
         ArgumentNullException.ThrowIfNull(engines);
         _rules = engines.Merge(ProbeRules);
@@ -97,23 +101,12 @@ public sealed partial class BundleRedactor
             }
         }
 
-        if (workloadSql is not null)
+        // Whole statements: a DO block's inner lines ("END IF;") are no statements of their own, and replacing its
+        // pieces one by one would leave the short ones behind.
+        var queries = (workloadSql is null ? [] : WorkloadSqlStatements.Split(workloadSql)).Concat(statementTexts ?? []);
+        foreach (var text in queries.Select(t => t.Trim()).Where(t => t.Length >= 8).Distinct(StringComparer.Ordinal))
         {
-            // Whole statements: a DO block's inner lines ("END IF;") are no statements of their own, and replacing its
-            // pieces one by one would leave the short ones behind.
-            foreach (var text in WorkloadSqlStatements.Split(workloadSql))
-            {
-                if (text.Length >= 8)
-                {
-                    Add(text, "query", counters);
-                    // Query text also appears on one line in logs and CSVs.
-                    var oneLine = Regex.Replace(text, @"\s+", " ");
-                    if (oneLine != text)
-                    {
-                        _map.Add((oneLine, _map[^1].Placeholder));
-                    }
-                }
-            }
+            AddQuery(text, counters);
         }
 
         _map.Sort((a, b) => b.Original.Length.CompareTo(a.Original.Length));
@@ -314,6 +307,32 @@ public sealed partial class BundleRedactor
         else if (_rules.LoginKeys.Contains(key)) Add(value, "login", counters);
         else if (_rules.AppKeys.Contains(key)) Add(value, "app", counters);
         else if (key is "query" or "sql") Add(value, "query", counters);
+    }
+
+    // A query, as written, on one line (logs and CSVs) and as HTML shows it, all under one placeholder.
+    private void AddQuery(string text, Dictionary<string, int> counters)
+    {
+        var existing = _map.FirstOrDefault(m => string.Equals(m.Original, text, StringComparison.OrdinalIgnoreCase)).Placeholder;
+        if (existing is null)
+        {
+            var before = _map.Count;
+            Add(text, "query", counters);
+            if (_map.Count == before)
+            {
+                return;
+            }
+
+            existing = _map[^1].Placeholder;
+        }
+
+        var oneLine = Regex.Replace(text, @"\s+", " ");
+        foreach (var form in new[] { oneLine, System.Net.WebUtility.HtmlEncode(text), System.Net.WebUtility.HtmlEncode(oneLine) }.Distinct(StringComparer.Ordinal))
+        {
+            if (form != text && !_map.Any(m => string.Equals(m.Original, form, StringComparison.Ordinal)))
+            {
+                _map.Add((form, existing));
+            }
+        }
     }
 
     private void Add(string value, string kind, Dictionary<string, int> counters)

@@ -166,6 +166,26 @@ public sealed class StatementCaptureTests
 
             var report = await File.ReadAllTextAsync(Path.Combine(dir, "report", "report.md"));
             Assert.Contains($"Session {holder.ProcessID} (statement UPDATE convoy SET v = v + 1 WHERE id = 1) held the lock that 3 session(s) waited", report);
+
+            // A redacted pack holds none of the statements the sessions ran, shortened, escaped or in a plan, and its
+            // report, made anew from the redacted files, still names the head blocker by its placeholder.
+            var zip = Path.Combine(TestData.TempFolder(), "ticket.zip");
+            var (packed, packOut, packErr) = await InProcessProbe.RunAsync("pack", dir, "-o", zip, "--redact");
+            Assert.True(packed == 0, packErr);
+            Assert.Contains("the report was made anew from the redacted files", packOut);
+            using var archive = System.IO.Compression.ZipFile.OpenRead(zip);
+            Assert.DoesNotContain(archive.Entries, e => e.FullName.Contains("/statements/plans/", StringComparison.Ordinal));
+            foreach (var entry in archive.Entries.Where(e => !e.FullName.EndsWith(".png", StringComparison.Ordinal)))
+            {
+                using var reader = new StreamReader(entry.FullName.EndsWith(".gz", StringComparison.Ordinal)
+                    ? new System.IO.Compression.GZipStream(entry.Open(), System.IO.Compression.CompressionMode.Decompress) : entry.Open());
+                var text = await reader.ReadToEndAsync();
+                Assert.False(text.Contains("convoy", StringComparison.OrdinalIgnoreCase), $"{entry.FullName} names the table or the application");
+                Assert.False(text.Contains("SET v = ", StringComparison.Ordinal), $"{entry.FullName} holds a statement's text");
+            }
+
+            using var packedReport = new StreamReader(archive.GetEntry("report/report.md")!.Open());
+            Assert.Matches($@"Session {holder.ProcessID} \(statement query-\d+\) held the lock that 3 session\(s\) waited", await packedReport.ReadToEndAsync());
         }
         finally
         {

@@ -17,7 +17,7 @@ public static class PackCommand
     {
         var bundleArg = new Argument<string>("bundle") { Description = "Capture bundle folder or .zip." };
         var output = new Option<string>("--output", "-o") { Description = "The zip to write, e.g. ticket.zip.", Required = true };
-        var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names, query text and local folders with placeholders (host-1, db-1, login-1, app-1, query-1, path-1; user names in home folders become user)." };
+        var redact = new Option<bool>("--redact") { Description = "Replace host, database, login and application names, query text (the workload's and every statement the sessions ran) and local folders with placeholders (host-1, db-1, login-1, app-1, query-1, path-1; user names in home folders become user), leave out query plans, and make the report anew from the redacted files." };
         var force = new Option<bool>("--force") { Description = "Overwrite the zip if it exists." };
         var withTrace = new Option<bool>("--with-trace") { Description = "Also pack the raw ETW traces of a Windows capture (cpu/trace.etl; large, and never redacted, so not with --redact)." };
         var command = new Command("pack", "Verify a capture bundle's file hashes and zip it with its report for a support ticket.");
@@ -62,7 +62,14 @@ public static class PackCommand
                 }
             }
 
-            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact) ? Registered.Redaction : null, parse.GetValue(withTrace)))
+            // A redacted pack's report is made anew from the redacted copy (BundlePacker says why).
+            void Rebuild(string staging)
+            {
+                using var redacted = CaptureBundle.Open(staging, cancellationToken: token);
+                ReportBuilder.BuildAsync(redacted, Path.Combine(staging, BundlePaths.ReportFolder), Registered.Analysis, new Progress<string>(), token).GetAwaiter().GetResult();
+            }
+
+            foreach (var note in BundlePacker.Pack(bundle, zip, parse.GetValue(redact) ? Registered.Redaction : null, parse.GetValue(withTrace), parse.GetValue(redact) ? Rebuild : null))
             {
                 console.Out.WriteLine(TerminalText.Line(note));
             }
