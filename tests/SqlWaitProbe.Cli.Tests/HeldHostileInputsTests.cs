@@ -23,9 +23,9 @@ public sealed class HeldHostileInputsTests
         { "trailing-comma", "trailing comma" },
         { "string-of-50-mb", "a manifest is a few KiB" },
         { "schema-version-99", "schemaVersion 99 is newer than this probe reads" },
-        { "schema-version-text", "no schemaVersion (a whole number)" },
-        { "schema-version-fraction", "no schemaVersion (a whole number)" },
-        { "schema-version-negative", "no schemaVersion (a whole number)" },
+        { "schema-version-text", "schemaVersion \"1\" is not a version (a whole number from 1)" },
+        { "schema-version-fraction", "schemaVersion 1.5 is not a version (a whole number from 1)" },
+        { "schema-version-negative", "schemaVersion -1 is not a version (a whole number from 1)" },
     };
 
     [Theory]

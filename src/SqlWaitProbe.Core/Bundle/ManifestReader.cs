@@ -96,6 +96,13 @@ public static class ManifestReader
         }
     }
 
+    // A value as the file has it, cut short: it came from an untrusted file and goes into a one-line message.
+    private static string Shown(JsonElement value)
+    {
+        var raw = value.GetRawText();
+        return TerminalText.Line(raw.Length <= 24 ? raw : raw[..23] + "…");
+    }
+
     private static void CheckShape(JsonElement root, string path)
     {
         if (root.ValueKind != JsonValueKind.Object)
@@ -103,9 +110,14 @@ public static class ManifestReader
             throw new BadInputException($"manifest is {Kind(root.ValueKind)}, not an object", path);
         }
 
-        if (!root.TryGetProperty("schemaVersion", out var version) || version.ValueKind != JsonValueKind.Number || !version.TryGetInt32(out var v) || v <= 0)
+        if (!root.TryGetProperty("schemaVersion", out var version))
         {
             throw new BadInputException("manifest has no schemaVersion (a whole number); this is not a capture bundle's manifest", path);
+        }
+
+        if (version.ValueKind != JsonValueKind.Number || !version.TryGetInt32(out var v) || v <= 0)
+        {
+            throw new BadInputException($"manifest schemaVersion {Shown(version)} is not a version (a whole number from 1); this is not a capture bundle's manifest", path);
         }
 
         if (v > BundleManifest.CurrentSchemaVersion)
