@@ -19,12 +19,29 @@ public abstract class CaptureRule : FindingRule<AnalysisResult>
 
         foreach (var ledger in input.Ledgers)
         {
+            if (JudgesSessionTime && !HasSessionTimeToJudge(ledger))
+            {
+                continue;
+            }
+
             if (EvaluatePhase(ledger, input) is { } f)
             {
                 yield return f;
             }
         }
     }
+
+    /// <summary>
+    /// Session time below which a phase's shares are noise, s: an attach window a signal cut at its start, or sessions
+    /// that ran statements for a few milliseconds, would give "107% of their time runnable" from a few /proc ticks.
+    /// </summary>
+    public const double MinSessionSeconds = 0.1;
+
+    /// <summary>True for a rule whose finding is a share of the phase's session time: it is not asked of a phase with too little of it.</summary>
+    protected virtual bool JudgesSessionTime => false;
+
+    /// <summary>Whether <paramref name="phase"/> holds enough session time for its shares to mean anything.</summary>
+    public static bool HasSessionTimeToJudge(PhaseLedger phase) => phase.SessionSeconds >= MinSessionSeconds;
 
     /// <summary>Findings about the capture as a whole.</summary>
     protected virtual IEnumerable<Finding> EvaluateCapture(AnalysisResult analysis) => [];

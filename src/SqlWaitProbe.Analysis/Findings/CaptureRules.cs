@@ -9,6 +9,7 @@ public static class CaptureRules
     public static IReadOnlyList<IFindingRule<AnalysisResult>> All { get; } =
     [
         new CaptureIncompleteRule(),
+        new TooLittleSessionTimeRule(),
         new HiddenSessionsRule(),
         new ActivityNotTrackedRule(),
         new IdleTransactionBlocksRule(),

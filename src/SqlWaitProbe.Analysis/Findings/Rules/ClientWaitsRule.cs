@@ -25,6 +25,9 @@ public sealed class ClientWaitsRule : CaptureRule
     public override string Id => "client-waits";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         var waits = l.Waits.Where(w => w.Class == WaitClass.Client).ToArray();

@@ -31,6 +31,9 @@ public sealed class CpuSaturationRule : CaptureRule
     public override string Id => "cpu-saturation";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     public override IReadOnlyCollection<string> Subsumes { get; } = ["high-run-queue", "waits-explain-little", "throughput-vs-ideal"];
 
     /// <summary>The sessions' CPU as a share of the machine's CPU time over the phase, or null when CPU or the machine is unknown.</summary>

@@ -12,7 +12,7 @@ public sealed class CpuTopModuleRule : CaptureRule
     protected override IEnumerable<Finding> EvaluateCapture(AnalysisResult analysis)
     {
         var l = analysis.Load ?? (analysis.Ledgers.Count == 1 ? analysis.Ledgers[0] : null);
-        if (l is null || l.Modules.Count == 0)
+        if (l is null || l.Modules.Count == 0 || !HasSessionTimeToJudge(l))
         {
             yield break;
         }

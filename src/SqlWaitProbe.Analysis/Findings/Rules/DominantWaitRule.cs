@@ -23,6 +23,9 @@ public sealed class DominantWaitRule : CaptureRule
     public override string Id => "dominant-wait";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         var total = l.ResourceWaitSeconds;

@@ -16,6 +16,9 @@ public sealed class HighRunQueueRule : CaptureRule
     public override string Id => "high-run-queue";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     /// <remarks>Time in the run queue is the unaccounted time <c>waits-explain-little</c> would call missing; what remains beyond it is <c>offcpu-recommended</c>'s.</remarks>
     public override IReadOnlyCollection<string> Subsumes { get; } = ["waits-explain-little"];
 

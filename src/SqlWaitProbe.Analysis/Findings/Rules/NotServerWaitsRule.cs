@@ -18,6 +18,9 @@ public sealed class NotServerWaitsRule : CaptureRule
     public override string Id => "idle-or-intended-waits";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         var waits = l.Waits.Where(w => w.Class is WaitClass.Idle or WaitClass.Intended).ToArray();

@@ -16,6 +16,9 @@ public sealed class OffCpuBlockedRule : CaptureRule
     public override string Id => "offcpu-blocked";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         if (l.OffCpu is not { } off || l.SessionSeconds <= 0 || l.CountedExecutions <= 0)

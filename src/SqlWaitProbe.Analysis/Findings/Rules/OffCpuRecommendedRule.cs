@@ -13,6 +13,9 @@ public sealed class OffCpuRecommendedRule : CaptureRule
     public override string Id => "offcpu-recommended";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         if (l.OffCpu is not null || l.SessionSeconds <= 0 || l.IsAttach)

@@ -23,7 +23,8 @@ public sealed class OtherProcessesCpuRule : CaptureRule
     /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
-        if (l.Machine is not { BusyOthers.Count: > 0 } m)
+        // The machine's capacity is the window × the CPUs: a window cut at its start has none to take a share of.
+        if (l.Machine is not { BusyOthers.Count: > 0 } m || m.CapacitySeconds < MinSessionSeconds)
         {
             return null;
         }

@@ -16,6 +16,9 @@ public sealed class TopStatementRule : CaptureRule
     public override string Id => "top-statement";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         var statements = analysis.Statements.FirstOrDefault(s => s.Phase == l.Phase);

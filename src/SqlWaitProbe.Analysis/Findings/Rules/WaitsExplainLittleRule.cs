@@ -19,6 +19,9 @@ public sealed class WaitsExplainLittleRule : CaptureRule
     public override string Id => "waits-explain-little";
 
     /// <inheritdoc/>
+    protected override bool JudgesSessionTime => true;
+
+    /// <inheritdoc/>
     protected override Finding? EvaluatePhase(PhaseLedger l, AnalysisResult analysis)
     {
         if (!l.WaitsCaptured || l.SessionSeconds <= 0)
