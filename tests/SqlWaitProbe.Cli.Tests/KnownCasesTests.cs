@@ -71,7 +71,13 @@ public sealed class KnownCasesTests
         var ceiling = cpus * 1000 / baselineCpuMs;
         var row = json.GetProperty("scalability").EnumerateArray().Single(s => s.GetProperty("phase").GetString() == "load");
         Assert.True(row.GetProperty("idealExecutionsPerSecond").GetDouble() <= ceiling * 1.0001, $"ideal {row} above the ceiling {ceiling}");
-        Assert.True(load.GetProperty("executionsPerSecond").GetDouble() <= ceiling * 1.1, $"throughput above the machine's ceiling {ceiling}");
+        // The hard bound is the load's own: its executions per second times its CPU per execution cannot exceed the CPUs.
+        // Against the baseline's CPU per execution the bound holds within that figure's noise, which a neighbour busy
+        // during the 1-session phase inflates (a CPU shared with another core's work runs the same hashing slower).
+        var perSecond = load.GetProperty("executionsPerSecond").GetDouble();
+        var loadCpuMs = load.GetProperty("cpuMsPerExecution").GetDouble();
+        Assert.True(perSecond * loadCpuMs <= cpus * 1000 * 1.02, $"{perSecond:0.00} executions/s × {loadCpuMs:0.0} CPU ms each is more CPU than {cpus} CPUs have");
+        Assert.True(perSecond <= ceiling * 1.3, $"throughput {perSecond:0.00} executions/s above the machine's ceiling {ceiling:0.00}/s at the baseline's {baselineCpuMs:0.0} CPU ms per execution (load: {loadCpuMs:0.0} CPU ms)");
         var loadLedger = load.GetProperty("ledger");
         Assert.True(loadLedger.GetProperty("cpuSeconds").GetDouble() <= load.GetProperty("wallSeconds").GetDouble() * cpus * 1.02, "more CPU than the machine has");
     }

@@ -13,6 +13,9 @@ internal sealed class ScriptedSqlSink(Dictionary<string, SqlResult> answers) : I
     /// <summary>Queries answered so far, readable while a collector's loop is still sending.</summary>
     public int Polls;
 
+    /// <summary>When the latest query was answered (UTC ticks), readable while a collector's loop is still sending.</summary>
+    public long LastQueryTicks;
+
     public bool IsDryRun => false;
 
     public Task ExecuteAsync(SqlStatement statement, CancellationToken cancellationToken)
@@ -25,6 +28,7 @@ internal sealed class ScriptedSqlSink(Dictionary<string, SqlResult> answers) : I
     {
         Sent.Add(statement);
         Interlocked.Increment(ref Polls);
+        Interlocked.Exchange(ref LastQueryTicks, DateTime.UtcNow.Ticks);
         return Task.FromResult(answers.FirstOrDefault(a => statement.Purpose.StartsWith(a.Key, StringComparison.Ordinal)).Value ?? SqlResult.Empty);
     }
 

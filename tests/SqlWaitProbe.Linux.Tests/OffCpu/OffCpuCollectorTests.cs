@@ -47,7 +47,10 @@ public sealed class OffCpuCollectorTests(EmbeddedServerFixture fixture)
         var sleeping = intervals.Where(r => r["state"] == "S").Select(r => (Ms: Csv.ParseDouble(r["end_ms"]) - Csv.ParseDouble(r["start_ms"]), Stack: stacks[r["stack_id"]])).ToArray();
         Assert.All(intervals, r => Assert.Equal("1", r["session"]));
         // perf may still be enabling its events during the first executions on a busy machine: at least three are seen whole.
-        Assert.InRange(sleeping.Count(s => s.Ms >= 180), 3, 6);
+        // Only the waits for the child count: on a busy machine the backend also sleeps that long between commands, idle
+        // in its wait for the client, which is not the child's time.
+        var forChild = sleeping.Where(s => s.Ms >= 180 && System.Text.RegularExpressions.Regex.IsMatch(s.Stack, "pipe_read|do_wait|wait4")).ToArray();
+        Assert.InRange(forChild.Length, 3, 6);
         // One backend cannot have slept longer than the collector watched it, however slowly a loaded machine ran the
         // commands (a fixed 400 ms per command was a guess at the machine's speed).
         Assert.InRange(sleeping.Sum(s => s.Ms), 3 * 180, window.Elapsed.TotalMilliseconds);
