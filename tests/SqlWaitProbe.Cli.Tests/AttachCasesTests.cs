@@ -142,9 +142,13 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
             await _pg.WaitForAsync("own_load");
             var dir = Path.Combine(TestData.TempFolder(), "bundle");
             var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole), "--attach", "--duration", "2s", "--no-analyze", "-o", dir);
+                "capture", "--engine", "postgres", "--server", _pg.ConnectionString(AttachCasesFixture.UnprivilegedRole), "--attach", "--duration", "2s", "-o", dir);
             Assert.True(exit == 0, stderr);
             Assert.Contains($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole}; shows them", stderr);
+            // The report's finding gives the same statement, runnable as printed.
+            var findings = System.Text.Json.JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "report", "findings.json"))).RootElement.GetProperty("findings");
+            var hiddenFinding = Assert.Single(findings.EnumerateArray(), f => f.GetProperty("id").GetString() == "sessions-hidden");
+            Assert.StartsWith($"GRANT pg_monitor TO {AttachCasesFixture.UnprivilegedRole} (or connect as a role that has it)", hiddenFinding.GetProperty("next").GetString(), StringComparison.Ordinal);
 
             // With no filter every row the role cannot look into is a candidate: the other role's clients are named, the
             // server's own background processes that run as a role (the logical replication launcher) are not.

@@ -86,7 +86,7 @@ public sealed class AutoExplainAttachTests
             Assert.True(exit == 0, stderr);
             var collector = CaptureBundle.ReadManifest(Path.Combine(denied, "manifest.json")).Collectors.Single(c => c.Name == "pg-auto-explain");
             Assert.Equal(CollectorStatus.Skipped, collector.Status);
-            Assert.Contains("GRANT EXECUTE ON FUNCTION pg_read_binary_file(text, bigint, bigint) TO the monitoring role", collector.Error, StringComparison.Ordinal);
+            Assert.Contains($"GRANT EXECUTE ON FUNCTION pg_read_binary_file(text, bigint, bigint) TO {Monitor}", collector.Error, StringComparison.Ordinal);
             Assert.Contains("collector pg-auto-explain: skipped", await File.ReadAllTextAsync(Path.Combine(denied, "report", "report.md")));
             Assert.False(Directory.Exists(Path.Combine(denied, BundlePaths.StatementPlans("attach"))));
 

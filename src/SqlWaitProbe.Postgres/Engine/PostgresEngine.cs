@@ -126,6 +126,7 @@ public sealed class PostgresEngine : IEngine, IWatchableEngine
         {
             // Named, never silently dropped: the report lists them under Data quality.
             options["attach.hidden_pids"] = string.Join(",", survey.Hidden.Select(b => b.Pid));
+            options[Analysis.Findings.Rules.HiddenSessionsRule.FixOption] = survey.Grant;
             progress.Report($"warning: role {survey.Role} cannot see {survey.Hidden.Count} matching session(s) of other roles ({PostgresBackend.List(survey.Hidden)}); they are not watched. {survey.Grant} shows them");
         }
 

@@ -13,7 +13,11 @@ namespace SqlWaitProbe.Postgres.Statements;
 public sealed record AutoExplainLogFile(string Format, string Path, long Offset)
 {
     /// <summary>The grant that lets a role read the log's files over a connection.</summary>
-    public const string ReadGrant = "GRANT EXECUTE ON FUNCTION pg_read_binary_file(text, bigint, bigint) TO the monitoring role";
+    public static string ReadGrantTo(string role) => $"GRANT EXECUTE ON FUNCTION pg_read_binary_file(text, bigint, bigint) TO {role}";
+
+    /// <summary>The connection's role as a statement names it, so that a grant in a message runs as printed.</summary>
+    private static string Role(NpgsqlConnection connection) =>
+        string.IsNullOrEmpty(connection.UserName) ? "the monitoring role" : Attach.AttachSurvey.QuoteIdentifier(connection.UserName);
 
     /// <summary>A piece of a log file: bytes <see cref="From"/> to <see cref="To"/> of <see cref="Path"/>.</summary>
     public sealed record Segment(string Path, long From, long To);
@@ -63,7 +67,7 @@ public sealed record AutoExplainLogFile(string Format, string Path, long Offset)
         }
         catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.InsufficientPrivilege)
         {
-            return (null, $"{where}, but the monitoring role may not list the server's log files ({e.MessageText}): GRANT pg_monitor TO the monitoring role, and attach reads the plans from them");
+            return (null, $"{where}, but the monitoring role may not list the server's log files ({e.MessageText}): GRANT pg_monitor TO {Role(connection)}, and attach reads the plans from them");
         }
 
         if (path is null || size is null)
@@ -81,8 +85,8 @@ public sealed record AutoExplainLogFile(string Format, string Path, long Offset)
         }
         catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.InsufficientPrivilege)
         {
-            var outside = System.IO.Path.IsPathRooted(path) ? " (the log directory is outside the data directory: also GRANT pg_read_server_files TO the monitoring role)" : "";
-            return (null, $"{where} and logs to {path}, but the monitoring role may not read it ({e.MessageText}): {ReadGrant}{outside}, and attach reads the plans from it");
+            var outside = System.IO.Path.IsPathRooted(path) ? " (the log directory is outside the data directory: also GRANT pg_read_server_files TO {Role(connection)})" : "";
+            return (null, $"{where} and logs to {path}, but the monitoring role may not read it ({e.MessageText}): {ReadGrantTo(Role(connection))}{outside}, and attach reads the plans from it");
         }
 
         return (new AutoExplainLogFile(format, path, size.Value), null);

@@ -9,6 +9,9 @@ public sealed class HiddenSessionsRule : CaptureRule
     /// <summary>The manifest option the capture records the hidden backends' pids in.</summary>
     public const string HiddenPidsOption = "attach.hidden_pids";
 
+    /// <summary>The manifest option the engine records its statement in that lets the capture's own role see them.</summary>
+    public const string FixOption = "attach.hidden_fix";
+
     /// <inheritdoc/>
     public override string Id => "sessions-hidden";
 
@@ -24,7 +27,7 @@ public sealed class HiddenSessionsRule : CaptureRule
         yield return Create(Severities.Warning, analysis.Ledgers.FirstOrDefault()?.Phase,
             $"{count} matching session(s) of other roles were hidden from the monitoring role and not watched (backend pids {pids})",
             [$"pg_stat_activity showed them without state or waits: the role lacks pg_read_all_stats [manifest.json options {HiddenPidsOption}]"],
-            "GRANT pg_monitor TO the monitoring role (or connect as one that has it) and capture again to watch them too",
+            $"{(analysis.Manifest.Options.TryGetValue(FixOption, out var fix) && fix.Length > 0 ? fix.TrimEnd(';') : "GRANT pg_monitor TO the monitoring role")} (or connect as a role that has it) and capture again to watch them too",
             dataQuality: true);
     }
 }
