@@ -60,4 +60,33 @@ public sealed class LatePollsTests
         Assert.Equal(500, Assert.Single(Assert.Single(a.Statements).Rows).CpuMs!.Value, 1);
         Assert.DoesNotContain(a.DataQuality, l => l.Contains("polls came late", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public void Samples_taken_before_and_after_the_window_add_no_session_time_to_a_statement()
+    {
+        // An attach window of 3 s whose sampler ran from 1 s before it to 1 s after it (as it starts before the window
+        // opens and stops after it closes), one sample every 100 ms: the statement holds the window's 3 s of its
+        // session, as the phase's ledger does, not the 5 s the sampler saw; the blocker's cost is counted the same way.
+        var crafted = new CraftedBundle("postgres", "postgres", workload: "attach").AttachWindow("attach", 3)
+            .StatementText("attach", "111", "SELECT a").StatementText("attach", "999", "UPDATE t");
+        for (var ms = 0; ms <= 3000; ms += 100)
+        {
+            crafted.SessionReading("attach", 1, ms, 0.5 * ms, 0);
+        }
+
+        for (var ms = -1000; ms <= 4000; ms += 100)
+        {
+            crafted.Activity("attach", ms, 1, 4001, "active", "111", sampleMs: 100, waitType: "Lock:transactionid", blockedBy: "4009");
+            crafted.Activity("attach", ms, null, 4009, "idle in transaction", "999", sampleMs: 100);
+        }
+
+        var a = Analyze.Crafted(crafted);
+
+        var statements = Assert.Single(a.Statements);
+        var row = Assert.Single(statements.Rows, r => r.Key == "111");
+        Assert.Equal(3000, row.SessionMs, 1);
+        Assert.Equal(3000, Assert.Single(row.Waits).Ms, 1);
+        Assert.Equal(3000, Assert.Single(statements.Blockers).BlockedMs, 1);
+        Assert.Equal(3000, statements.SessionMs, 1);
+    }
 }

@@ -13,4 +13,21 @@ public sealed record ActivitySample(double Ms, int? Session, string Pid, string 
 {
     /// <summary>Running a statement (PostgreSQL <c>active</c>, SQL Server <c>running</c>, <c>runnable</c>, <c>suspended</c>).</summary>
     public bool IsActive => State is "active" or "running" or "runnable" or "suspended" or "fastpath function call";
+
+    /// <summary>
+    /// The part of the time the sample stands for (<see cref="SampleMs"/> centred on its poll, as
+    /// <see cref="CpuAttribution"/> places it) that lies inside the phase's window of <paramref name="windowMs"/>: the
+    /// sampler starts before an attach window opens and stops after it closes, and what it saw then is not the
+    /// window's time. A sample without a time (bundles from before <c>sample_ms</c>) counts as is when its poll is inside.
+    /// </summary>
+    public double MsInside(double windowMs)
+    {
+        if (SampleMs <= 0)
+        {
+            return Ms >= 0 && Ms <= windowMs ? SampleMs : 0;
+        }
+
+        var half = SampleMs / 2;
+        return Math.Max(0, Math.Min(Ms + half, windowMs) - Math.Max(Ms - half, 0));
+    }
 }

@@ -7,8 +7,8 @@ namespace SqlWaitProbe.Analysis.Statements;
 /// </summary>
 public static class Blocking
 {
-    /// <summary>The head blockers of <paramref name="input"/>, by the session time they cost, largest first.</summary>
-    public static IReadOnlyList<HeadBlocker> HeadBlockers(StatementInput input)
+    /// <summary>The head blockers of <paramref name="input"/>, by the session time they cost inside a window of <paramref name="windowMs"/>, largest first.</summary>
+    public static IReadOnlyList<HeadBlocker> HeadBlockers(StatementInput input, double windowMs = double.PositiveInfinity)
     {
         var polls = input.Activity.GroupBy(a => a.Ms);
         var cost = new Dictionary<string, (double Ms, HashSet<int> Blocked, Dictionary<(string? Statement, string State), double> Seen, int? Session)>(StringComparer.Ordinal);
@@ -20,7 +20,7 @@ public static class Blocking
                 byPid.TryAdd(a.Pid, a);
             }
 
-            foreach (var waiter in poll.Where(a => a.Session is not null && a.BlockedBy.Count > 0))
+            foreach (var waiter in poll.Where(a => a.Session is not null && a.BlockedBy.Count > 0 && (a.MsInside(windowMs) > 0 || a.SampleMs <= 0)))
             {
                 var heads = Heads(waiter, byPid);
                 foreach (var head in heads)
@@ -34,7 +34,7 @@ public static class Blocking
                     var seen = (headRow?.Statement, headRow?.State ?? "not sampled");
                     entry.Seen[seen] = entry.Seen.GetValueOrDefault(seen) + 1;
                     entry.Blocked.Add(waiter.Session!.Value);
-                    cost[head] = (entry.Ms + waiter.SampleMs / heads.Count, entry.Blocked, entry.Seen, entry.Session ?? headRow?.Session);
+                    cost[head] = (entry.Ms + waiter.MsInside(windowMs) / heads.Count, entry.Blocked, entry.Seen, entry.Session ?? headRow?.Session);
                 }
             }
         }

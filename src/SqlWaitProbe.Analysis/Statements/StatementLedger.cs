@@ -23,6 +23,8 @@ public static class StatementLedger
             return null;
         }
 
+        // Each figure of a statement counts only the window's time, as the phase's ledger does.
+        var windowMs = phase.Phase.EndUtc > phase.Phase.StartUtc ? (phase.Phase.EndUtc - phase.Phase.StartUtc).TotalMilliseconds : double.PositiveInfinity;
         var span = new Dictionary<string, double>(StringComparer.Ordinal);
         var samples = 0;
         var waits = new Dictionary<string, Dictionary<string, double>>(StringComparer.Ordinal);
@@ -34,7 +36,13 @@ public static class StatementLedger
                 continue;
             }
 
-            span[key] = span.GetValueOrDefault(key) + a.SampleMs;
+            var inside = a.MsInside(windowMs);
+            if (inside <= 0 && a.SampleMs > 0)
+            {
+                continue;
+            }
+
+            span[key] = span.GetValueOrDefault(key) + inside;
             samples++;
             if (a.WaitType is { } type)
             {
@@ -43,15 +51,14 @@ public static class StatementLedger
                     waits[key] = byType = new Dictionary<string, double>(StringComparer.Ordinal);
                 }
 
-                byType[type] = byType.GetValueOrDefault(type) + a.SampleMs;
+                byType[type] = byType.GetValueOrDefault(type) + inside;
             }
             else
             {
-                onCpuSampled[key] = onCpuSampled.GetValueOrDefault(key) + a.SampleMs;
+                onCpuSampled[key] = onCpuSampled.GetValueOrDefault(key) + inside;
             }
         }
 
-        var windowMs = phase.Phase.EndUtc > phase.Phase.StartUtc ? (phase.Phase.EndUtc - phase.Phase.StartUtc).TotalMilliseconds : double.PositiveInfinity;
         var attribution = phase.SessionTimeline is { } timeline && input.ActivityCaptured ? CpuAttribution.Compute(timeline, input.Activity, phase.AttachMode, windowMs) : null;
         var total = span.Values.Sum();
         var stats = (input.Stats ?? []).ToDictionary(s => s.Key, StringComparer.Ordinal);
@@ -119,7 +126,7 @@ public static class StatementLedger
             ReadingMs = phase.AttachMode ? 10 : 100,
             MeanSampleMs = samples > 0 ? total / samples : 0,
             Samples = samples,
-            Blockers = Blocking.HeadBlockers(input),
+            Blockers = Blocking.HeadBlockers(input, windowMs),
             KeyedByText = span.Count > 0 && span.Keys.All(StatementKey.IsTextKey),
             StatsCaptured = input.Stats is not null,
         };
