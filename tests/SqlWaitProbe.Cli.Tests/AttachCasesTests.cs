@@ -42,6 +42,9 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         {
             var rows = json.RootElement.GetProperty("statements").EnumerateArray().ToArray();
             var sampled = rows.Sum(r => r.GetProperty("sessionMs").GetDouble());
+            // The statements hold the window's session time, not what the sampler saw before and after it (it ran a
+            // second either side): the samples' time and the states read every 10 ms differ by a few percent at most.
+            Assert.InRange(sampled, 0.9 * session * 1000, 1.1 * session * 1000);
             Assert.All(rows, r => Assert.InRange(r.GetProperty("unaccountedMs").GetDouble() / sampled, -0.03, 0.10));
             var sleepRow = rows.Single(r => r.GetProperty("text").GetString()!.Contains("pg_sleep", StringComparison.Ordinal));
             Assert.InRange(sleepRow.GetProperty("cpuMs").GetDouble(), 0, 0.03 * sleepRow.GetProperty("sessionMs").GetDouble());
