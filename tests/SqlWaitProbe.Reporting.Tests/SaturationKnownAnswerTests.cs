@@ -20,6 +20,24 @@ public sealed class SaturationKnownAnswerTests
         .Stack("load", "postgres;postgres!ExecScan;pgcrypto.so!px_find_digest;libcrypto.so.3!EVP_MD_fetch", 90).Stack("load", "postgres;postgres!ExecScan", 10);
 
     [Fact]
+    public async Task As_many_sessions_as_cpus_on_a_machine_others_share_are_not_told_to_run_fewer_sessions()
+    {
+        // Two CPU-bound sessions on two CPUs that kept them 82% busy and still waited 18% of their time for a CPU: the
+        // CPUs are taken, but fewer sessions would not help; the waiting was other work on the same CPUs.
+        var root = new CraftedBundle("postgres", "postgres") { LogicalCpus = 2 }
+            .Phase("baseline", 1, 20, 960).Sessions("baseline", cpuMs: 20 * 960, runQueueMs: 100)
+            .Phase("load", 2, 20, 1070).Sessions("load", cpuMs: 40 * 880, runQueueMs: 40 * 190).Write();
+        using var bundle = CaptureBundle.Open(root);
+
+        var result = await ReportBuilder.BuildReportAsync(bundle, Path.Combine(root, "report"), new ReportOptions { Modules = Registered.Analysis, Png = false, FlameGraphs = null }, new Progress<string>(), CancellationToken.None);
+
+        var load = Assert.Single(result.Analysis.Findings, f => f.Phase == "load" && f.Id == "cpu-saturation");
+        Assert.Contains("2 sessions kept them", load.Title, StringComparison.Ordinal);
+        Assert.StartsWith("the machine is the limit: 2 sessions on 2 CPUs use them all, and the time they waited for a CPU went to other work on the same CPUs", load.Next, StringComparison.Ordinal);
+        Assert.DoesNotContain("run at most", load.Next, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Four_cpu_bound_sessions_on_two_cpus_get_one_finding_cpu_saturation_against_the_machines_ceiling()
     {
         var root = Oversubscribed().Write();

@@ -96,9 +96,15 @@ public sealed class CpuSaturationRule : CaptureRule
             evidence.Add($"CPU per execution {F(baseline.CpuMsPerExecution)} ms in {baseline.Phase} → {F(l.CpuMsPerExecution)} ms in {l.Phase} ({SignedPct(change)}) [{l.CpuSource} ÷ executions]");
         }
 
-        var next = scales
-            ? $"the machine is the limit: run at most {cpus} sessions or give the server more CPUs; a sweep up to the CPUs (--threads 1,{cpus}) measures the engine's own scaling"
-            : "follow the module whose CPU per execution grew (the growth table and the differential flame graph), and run at most " + cpus + " sessions to see it without the run queue";
+        // With no more sessions than CPUs, fewer sessions is no advice: each had a CPU of its own, and the time they waited
+        // for one was other work on the same CPUs.
+        var next = !oversubscribed
+            ? scales
+                ? $"the machine is the limit: {l.Threads} sessions on {cpus} CPUs use them all{(runnable > 0 ? ", and the time they waited for a CPU went to other work on the same CPUs (the machine CPU table names it)" : "")}; give the server more CPUs, or capture on a machine of its own, to measure more sessions"
+                : $"follow the module whose CPU per execution grew (the growth table and the differential flame graph): with {l.Threads} sessions on {cpus} CPUs that growth is the engine's own"
+            : scales
+                ? $"the machine is the limit: run at most {cpus} sessions or give the server more CPUs; a sweep up to the CPUs (--threads 1,{cpus}) measures the engine's own scaling"
+                : "follow the module whose CPU per execution grew (the growth table and the differential flame graph), and run at most " + cpus + " sessions to see it without the run queue";
         return Create(queued >= CriticalRunQueueShare ? Severities.Critical : Severities.Warning, l.Phase, title, [.. evidence], next);
     }
 }
