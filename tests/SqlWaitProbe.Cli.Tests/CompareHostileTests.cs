@@ -28,6 +28,8 @@ public sealed class CompareHostileTests
         Assert.Contains(problem, stderr);
         Assert.Contains("Add --no-verify", stderr);
         Assert.Single(stderr.Trim().Split('\n'), l => l.StartsWith("probe:", StringComparison.Ordinal));
+        // Every bundle is checked before any is analysed: the healthy one's analysis does not scroll the refusal away.
+        Assert.DoesNotContain("analysing", stderr, StringComparison.Ordinal);
         Assert.False(Directory.Exists(output));
 
         (exit, _, stderr) = await InProcessProbe.RunAsync("compare", healthy, damaged, "-o", output, "--no-verify");

@@ -32,14 +32,33 @@ public static class CompareBuilder
                 throw new BadInputException("--label: every label must differ, since columns and file names are named by them");
             }
 
+            // Every bundle is opened and checked before any is analysed, so a wrong path or a damaged bundle is the one
+            // line a user sees, not the end of a screen of another bundle's progress.
+            var bundles = new List<CaptureBundle>();
             var analyses = new List<AnalysisResult>();
-            foreach (var path in paths)
+            try
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                progress.Report($"analysing {path}");
-                using var bundle = CaptureBundle.Open(path, cancellationToken: cancellationToken);
-                bundle.Verify(noVerify);
-                analyses.Add(BundleAnalyzer.Analyze(bundle, options.Modules, options.ExtraTags, null, progress, cancellationToken));
+                foreach (var path in paths)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    var bundle = CaptureBundle.Open(path, cancellationToken: cancellationToken);
+                    bundles.Add(bundle);
+                    bundle.Verify(noVerify);
+                }
+
+                for (var i = 0; i < bundles.Count; i++)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    progress.Report($"analysing {paths[i]}");
+                    analyses.Add(BundleAnalyzer.Analyze(bundles[i], options.Modules, options.ExtraTags, null, progress, cancellationToken));
+                }
+            }
+            finally
+            {
+                foreach (var bundle in bundles)
+                {
+                    bundle.Dispose();
+                }
             }
 
             var names = paths.Select(p => Path.GetFileName(Path.TrimEndingDirectorySeparator(p)) is { Length: > 0 } n ? StripZip(n) : p).ToArray();
