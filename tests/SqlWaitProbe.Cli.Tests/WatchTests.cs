@@ -62,7 +62,7 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         Assert.Contains($"`wait:Lock>30%` fired at {trigger.FiredUtc:yyyy-MM-ddTHH:mm:ss}Z (UTC): {trigger.Value.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}% against its threshold of 30%", report);
         Assert.Matches(@"The dump keeps \d+(\.\d)? s before it \(--keep 10 s\) and \d+(\.\d)? s after it \(--after 3 s\)", report);
         var sampling = Assert.Contains(Core.Collectors.RingWindow.ManifestOption, (IDictionary<string, string>)m.Options.ToDictionary());
-        Assert.Contains("every 100 ms while every watched session is idle", sampling);
+        Assert.Contains("every 200 ms with the triggers' poll while every watched session is idle", sampling);
 
         // Nothing of the watch is left: no ring, no lock, no perf of its windows.
         Assert.False(Directory.Exists(Path.Combine(dir, ".ring")));
