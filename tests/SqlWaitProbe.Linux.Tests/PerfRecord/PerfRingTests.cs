@@ -71,6 +71,46 @@ public sealed class PerfRingTests
         Assert.False(Directory.Exists(folder), "left: " + (Directory.Exists(folder) ? string.Join(", ", Directory.EnumerateFileSystemEntries(folder)) : ""));
     }
 
+    [Fact]
+    public async Task Perf_stops_with_the_last_lease_and_a_perf_that_died_is_started_again_by_the_next_lease_while_the_cut_says_so()
+    {
+        if (PerfAvailability.Problem() is { } problem)
+        {
+            Assert.Fail("perf must work on this machine: " + problem);
+        }
+
+        var scope = new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]);
+        var ring = new PerfRing(new PerfRecordOptions { Scope = scope, SampleHz = 99, ServerProcess = "postgres", MaxMegabytes = 64 }, TimeSpan.FromMinutes(5));
+        await using var disposeRing = ring;
+
+        // Every window ended (the server went away): perf stops and its run folder goes; the next window starts another.
+        var first = await ring.LeaseAsync(CancellationToken.None);
+        var firstPerf = Process.GetProcessById(first.PerfPid);
+        var folder = scope.Folder.Path;
+        await first.ReleaseAsync();
+        Assert.True(firstPerf.WaitForExit(10_000));
+        Assert.False(Directory.Exists(folder));
+        var second = await ring.LeaseAsync(CancellationToken.None);
+        Assert.NotEqual(first.PerfPid, second.PerfPid);
+        var secondFolder = scope.Folder.Path;
+
+        // perf dies under a live lease: that lease's cut says so, the next lease starts perf again.
+        var secondPerf = Process.GetProcessById(second.PerfPid);
+        Assert.True(Signals.Send(second.PerfPid, Signals.Kill));
+        Assert.True(secondPerf.WaitForExit(10_000));
+        var third = await ring.LeaseAsync(CancellationToken.None);
+        Assert.NotEqual(second.PerfPid, third.PerfPid);
+        var thirdPerf = Process.GetProcessById(third.PerfPid);
+        var cut = await second.CutAsync(CancellationToken.None);
+        Assert.Contains("perf stopped during the window", cut.Problem);
+        Assert.Null((await third.CutAsync(CancellationToken.None)).Problem);
+
+        await second.ReleaseAsync();
+        await third.ReleaseAsync();
+        Assert.True(thirdPerf.WaitForExit(10_000));
+        Assert.False(Directory.Exists(secondFolder), "left: " + (Directory.Exists(secondFolder) ? string.Join(", ", Directory.EnumerateFileSystemEntries(secondFolder)) : ""));
+    }
+
     [Theory]
     [InlineData("[ perf record: Dump /run/x/perf-ring-1.data.2026112816442820 ]", "/run/x/perf-ring-1.data.2026112816442820")]
     [InlineData("[ perf record: dump data: Woken up 30 times ]", null)]
