@@ -240,18 +240,34 @@ public sealed partial class PerfRing : IAsyncDisposable
     {
         var switched = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         Volatile.Write(ref _switch, switched);
-        if (!Signals.Send(_perf!.Id, Signals.User2))
-        {
-            throw new InvalidOperationException("perf record is gone: its segment could not be closed");
-        }
+        var perf = _perf!;
+        var waited = Stopwatch.StartNew();
 
-        try
+        // perf writes its file's header before its pass over every process's maps and takes SIGUSR2 only after that
+        // pass: a signal in between is dropped (measured on a loaded machine: a perf just started never closed its
+        // segment). The signal is sent again until perf answers; a second one it takes only adds a short segment.
+        for (var wait = TimeSpan.FromMilliseconds(500); ; wait *= 2)
         {
-            await switched.Task.WaitAsync(TimeSpan.FromSeconds(10), cancellationToken);
-        }
-        catch (TimeoutException)
-        {
-            throw new InvalidOperationException("perf record did not close its segment within 10 s of SIGUSR2");
+            if (perf.HasExited || !Signals.Send(perf.Id, Signals.User2))
+            {
+                throw new InvalidOperationException($"perf record is gone: its segment could not be closed ({_lastError})");
+            }
+
+            var left = TimeSpan.FromSeconds(10) - waited.Elapsed;
+            if (left <= TimeSpan.Zero)
+            {
+                throw new InvalidOperationException("perf record did not close its segment within 10 s of SIGUSR2");
+            }
+
+            try
+            {
+                await switched.Task.WaitAsync(wait < left ? wait : left, cancellationToken);
+                return;
+            }
+            catch (TimeoutException)
+            {
+                // Not answered yet: signalled again.
+            }
         }
     }
 
