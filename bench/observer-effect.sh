@@ -6,6 +6,8 @@
 # drift of the machine cancels out. Prints each window's tps, then on/off with a 95 % interval over the rounds.
 # Usage: bench/observer-effect.sh [rounds] [seconds per window] [extra probe options...]
 #        PGSS=off bench/observer-effect.sh ...   the same without pg_stat_statements on the server
+#        MODE=watch bench/observer-effect.sh ... `probe watch` on pgbench's sessions (a trigger that does not fire)
+#                                                instead of an attach capture
 set -euo pipefail
 rounds=${1:-6}
 seconds=${2:-8}
@@ -18,7 +20,9 @@ results=()
 for r in $(seq 1 "$rounds"); do
   if (( r % 2 )); then order=(off on); else order=(on off); fi
   for mode in "${order[@]}"; do
-    if [ "$mode" = on ]; then tps=$(attached "$r"); else tps=$(window); fi
+    if [ "$mode" = off ]; then tps=$(window)
+    elif [ "${MODE:-attach}" = watch ]; then tps=$(watched "$r")
+    else tps=$(attached "$r"); fi
     printf 'round %d %-3s %s tps\n' "$r" "$mode" "$tps"
     results+=("$r $mode $tps")
   done

@@ -6,6 +6,8 @@
 #   attached TAG [ARG…] the same window while `probe capture --attach` collects with ARG… and the caller's
 #                       ${extra[@]}; the window starts once the probe's collectors run (it needs 2-3 s) and ends
 #                       before the probe stops, so its stop and perf script conversion run on an idle machine.
+#   watched TAG [ARG…]  the same window while `probe watch` watches pgbench's sessions with a trigger that does not
+#                       fire (--keep ${WATCH_KEEP:-10s}), started before the window and stopped with SIGTERM after it.
 # Needs: $seconds, and extra=(…) (may be empty).
 # PGSS=off leaves pg_stat_statements out (the embedded server loads it), to measure the statement collectors without
 # it: statements then come from the session samples alone.
@@ -48,4 +50,23 @@ attached() {
   kill "$holder" 2>/dev/null || true
   wait "$holder" 2>/dev/null || true
   rm -rf "$work/bundle-$tag"
+}
+watched() {
+  local tag=$1 out="$work/watch-$1"
+  shift
+  "${probe[@]}" watch --engine postgres --server "$conn" --application pgbench --keep "${WATCH_KEEP:-10s}" --after 2s \
+    --trigger 'wait:Lock>90%' -o "$out" "$@" "${extra[@]}" >"$work/probe-$tag.log" 2>&1 &
+  local pid=$! waited=0
+  # The window starts once the watch's first window runs its collectors (perf started, samplers polling).
+  until grep -qs "window 1 started" "$out/probe.log"; do
+    sleep 0.2
+    waited=$((waited + 1))
+    if (( waited > 150 )) || ! kill -0 "$pid" 2>/dev/null; then echo "the watch did not start, see its output:" >&2; cat "$work/probe-$tag.log" >&2; exit 1; fi
+  done
+  sleep 3
+  window
+  kill -TERM "$pid"
+  wait "$pid" || true
+  if ls "$out" | grep -q '^dump-'; then echo "the watch wrote a dump: its trigger fired" >&2; exit 1; fi
+  rm -rf "$out"
 }

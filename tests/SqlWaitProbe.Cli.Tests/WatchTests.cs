@@ -62,7 +62,17 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         Assert.Contains($"`wait:Lock>30%` fired at {trigger.FiredUtc:yyyy-MM-ddTHH:mm:ss}Z (UTC): {trigger.Value.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}% against its threshold of 30%", report);
         Assert.Matches(@"The dump keeps \d+(\.\d)? s before it \(--keep 10 s\) and \d+(\.\d)? s after it \(--after 3 s\)", report);
         var sampling = Assert.Contains(Core.Collectors.RingWindow.ManifestOption, (IDictionary<string, string>)m.Options.ToDictionary());
-        Assert.Contains("every 100 ms while every watched session is idle", sampling);
+        Assert.Contains("every 200 ms with the triggers' poll while every watched session is idle", sampling);
+
+        // CPU stacks cut from the watch's one perf, over the dump's span: from --keep before the trigger to its end.
+        var perf = Assert.Single(m.Collectors, c => c.Name == "perf");
+        Assert.True(perf.Status == CollectorStatus.Ok, $"perf: {perf.Status} {perf.Error}");
+        var cpu = Path.Combine(dump, "phases", phase.Name, "cpu");
+        Assert.True(new FileInfo(Path.Combine(cpu, "perf.script.gz")).Length > 0, "perf.script.gz is empty");
+        Assert.Contains(File.ReadLines(Path.Combine(cpu, "stacks.folded")), l => l.Length > 0);
+        var seconds = File.ReadLines(Path.Combine(cpu, "timeline.csv")).Skip(1).Select(l => long.Parse(l.Split(',')[0], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        var span = (phase.EndUtc - phase.StartUtc).TotalSeconds;
+        Assert.InRange(seconds.Max() - seconds.Min(), Keep.TotalSeconds, span + 1);
 
         // Nothing of the watch is left: no ring, no lock, no perf of its windows.
         Assert.False(Directory.Exists(Path.Combine(dir, ".ring")));
@@ -196,6 +206,8 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         var seen = new SortedSet<int>();
         var mostAtOnce = 0;
         long largest = 0;
+        var segmentsAtOnce = 0;
+        var perfs = new HashSet<int>();
         var waited = Stopwatch.StartNew();
         try
         {
@@ -211,6 +223,8 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
 
                 mostAtOnce = Math.Max(mostAtOnce, windows.Length);
                 largest = Math.Max(largest, FolderBytes(dir));
+                segmentsAtOnce = Math.Max(segmentsAtOnce, Directory.EnumerateFiles(temp, "perf-ring-*.data.*", SearchOption.AllDirectories).Count());
+                perfs.UnionWith(Process.GetProcessesByName("perf").Where(p => ParentIs(p, probe.Id) && Recording(p)).Select(p => p.Id));
                 await Task.Delay(250);
             }
 
@@ -229,6 +243,11 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         Assert.DoesNotContain("dump:", stdout);
         Assert.InRange(mostAtOnce, 1, 3);
         Assert.True(largest < budgetMegabytes * 1024L * 1024, $"the output folder held {largest / 1024.0 / 1024:0.0} MB, over the {budgetMegabytes} MB budget");
+
+        // One perf for every window, its closed segments (in the temp folder, outside the budget) deleted as the windows
+        // that reach them age out.
+        Assert.True(perfs.Count == 1, $"perf processes of the watch: {string.Join(", ", perfs)}");
+        Assert.InRange(segmentsAtOnce, 0, 4);
 
         // Only the log is left of a watch that dumped nothing, and nothing at all in its temp folder.
         Assert.Equal(["probe.log"], Directory.EnumerateFileSystemEntries(dir).Select(e => Path.GetFileName(e)).ToArray());
@@ -276,6 +295,19 @@ public sealed class WatchTests : IClassFixture<WatchServerFixture>
         using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         using var reader = new StreamReader(stream);
         return reader.ReadToEnd();
+    }
+
+    // perf record, not the short perf --version a window's start runs.
+    private static bool Recording(Process p)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{p.Id}/cmdline").Split('\0').Contains("record");
+        }
+        catch (IOException)
+        {
+            return false;
+        }
     }
 
     private static bool ParentIs(Process p, int parent)

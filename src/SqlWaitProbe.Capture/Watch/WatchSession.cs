@@ -51,6 +51,7 @@ public sealed class WatchSession
     private DateTime? _lostAt;
     private DateTime _lastTry = DateTime.MinValue;
     private CancellationToken _windowsStop;
+    private readonly WatchRing _ring;
 
     /// <summary>
     /// A watch of <paramref name="engine"/> (created from the same options as its windows'), with <paramref name="host"/>
@@ -64,6 +65,7 @@ public sealed class WatchSession
         _progress = progress;
         _dumped = dumped;
         _evaluator = new TriggerEvaluator(settings.Triggers);
+        _ring = new WatchRing(Core.Runtime.RunScope.NewCapture(), settings.Keep, settings.PollInterval);
     }
 
     /// <summary>Called once the watch runs (the monitor is open), e.g. to register signal handlers after the command line's own.</summary>
@@ -72,6 +74,7 @@ public sealed class WatchSession
     /// <summary>Every window's run scope, for a forced exit that must leave no child process.</summary>
     public void KillAll()
     {
+        _ring.KillAll();
         lock (_windows)
         {
             foreach (var w in _windows)
@@ -135,6 +138,7 @@ public sealed class WatchSession
             await windowsStop.CancelAsync();
             await DisposeQuietly(_monitor);
             await DrainAsync();
+            await _ring.DisposeAsync();
             ClearRing(ring);
         }
 
@@ -161,12 +165,14 @@ public sealed class WatchSession
             }
         }
 
+        WatchReading? read = null;
         if (_monitor is not null)
         {
             try
             {
                 var reading = await _monitor.ReadAsync(stop);
                 _evaluator.Add(reading, _host.ReadHost(reading));
+                read = reading;
             }
             catch (Exception e) when (!stop.IsCancellationRequested)
             {
@@ -197,6 +203,8 @@ public sealed class WatchSession
             Choose(firing);
         }
 
+        // After the choice, so a window a trigger chose is not quiet at this poll: its samplers go to their own pace now.
+        _ring.Polled(read);
         EndDue(now);
         return true;
     }
@@ -228,7 +236,7 @@ public sealed class WatchSession
         var number = ++_windowNumber;
         var folder = Path.Combine(_settings.Output, RingFolder, "w-" + number.ToString(CultureInfo.InvariantCulture));
         var longest = WindowLimit(_settings);
-        var window = new WatchWindow(number, folder, DateTime.UtcNow, _settings.IdleSampleInterval);
+        var window = new WatchWindow(number, folder, DateTime.UtcNow, _settings.IdleSampleInterval, _ring);
         window.Request = _host.WindowRequest(folder, longest, window.End.Token, () => Trigger(window), () => _stopReason ?? _signalReason?.Invoke()) with { Ring = window.Ring };
         var request = window.Request;
         var opened = window;

@@ -7,10 +7,10 @@ namespace SqlWaitProbe.Capture.Watch;
 /// One attach window of a watch: an ordinary attach capture into the ring that is either ended and thrown away once a
 /// newer window holds <c>--keep</c> on its own, or chosen by a trigger, ended <c>--after</c> it and kept as a dump.
 /// </summary>
-internal sealed class WatchWindow(int number, string folder, DateTime launchedUtc, TimeSpan idleSampleInterval)
+internal sealed class WatchWindow(int number, string folder, DateTime launchedUtc, TimeSpan idleSampleInterval, WatchRing ring)
 {
-    /// <summary>What its collectors read of the watch: how fast to sample, whether it is thrown away.</summary>
-    public RingWindow Ring { get; } = new(idleSampleInterval);
+    /// <summary>What its collectors read of the watch: how fast to sample, whether it is thrown away, what the windows share.</summary>
+    public RingWindow Ring { get; } = new(idleSampleInterval, ring);
 
     /// <summary>Its number in this watch, from 1.</summary>
     public int Number { get; } = number;

@@ -50,6 +50,27 @@ public sealed class PollingLoop
         return loop;
     }
 
+    /// <summary>
+    /// A session sampler of a watch's ring window: every <paramref name="fast"/> (or the window's idle interval, see
+    /// <see cref="RingWindow.Interval"/>), but while the window is <see cref="RingWindow.Quiet"/> its own timer is
+    /// paused and it polls at the watch's poll instead: one timer drives every quiet sampler of every window, and the
+    /// first poll that is not quiet wakes it to its own pace at once. A window of no watch polls as the
+    /// <see cref="Func{TResult}"/> overload does.
+    /// </summary>
+    public static PollingLoop Start(string what, RingWindow ring, TimeSpan fast, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool>? lostPoll = null)
+    {
+        ArgumentNullException.ThrowIfNull(ring);
+        ArgumentNullException.ThrowIfNull(poll);
+        if (ring.Watch is not { } watch)
+        {
+            return Start(what, () => ring.Interval(fast), poll, lostPoll);
+        }
+
+        var loop = new PollingLoop(what, CancellationToken.None);
+        loop._task = loop.RunPacedAsync(ring, watch, fast, poll, lostPoll ?? (static _ => false), loop._stop.Token);
+        return loop;
+    }
+
     /// <summary>As <see cref="Start(string, TimeSpan, Func{CancellationToken, Task{bool}}, Func{Exception, bool}?, CancellationToken)"/>, for a poll that never ends the loop itself.</summary>
     public static PollingLoop Start(string what, TimeSpan interval, Func<CancellationToken, Task> poll, Func<Exception, bool>? lostPoll = null, CancellationToken cancellationToken = default)
     {
@@ -94,23 +115,77 @@ public sealed class PollingLoop
                 timer.Period = next;
             }
 
-            try
+            if (!await PollOnceAsync(poll, lostPoll, cancellationToken))
             {
-                if (!await poll(cancellationToken))
+                return;
+            }
+        }
+    }
+
+    private async Task RunPacedAsync(RingWindow ring, WatchRing watch, TimeSpan fast, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(ring.Interval(fast));
+        var paused = false;
+        while (true)
+        {
+            if (ring.Quiet)
+            {
+                // An infinite period stops the timer's own ticks: while quiet nothing wakes this loop but the watch's poll.
+                if (!paused)
+                {
+                    timer.Period = Timeout.InfiniteTimeSpan;
+                    paused = true;
+                }
+
+                await watch.NextPollAsync(cancellationToken);
+                if (!ring.Quiet)
+                {
+                    // Woken: this poll is the first of its own pace, the timer's next one an interval later.
+                    timer.Period = ring.Interval(fast);
+                    paused = false;
+                }
+            }
+            else
+            {
+                if (paused)
+                {
+                    timer.Period = ring.Interval(fast);
+                    paused = false;
+                }
+                else if (!await timer.WaitForNextTickAsync(cancellationToken))
                 {
                     return;
                 }
+                else if (ring.Interval(fast) is var next && next != timer.Period)
+                {
+                    timer.Period = next;
+                }
             }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested && e is not OperationCanceledException && lostPoll(e))
+
+            if (!await PollOnceAsync(poll, lostPoll, cancellationToken))
             {
-                Interlocked.Increment(ref _failed);
-                Error = $"{_what} failed: {e.Message}";
-            }
-            catch (Exception) when (cancellationToken.IsCancellationRequested)
-            {
-                // Stopped mid-poll: the error is the stop's, not the server's.
                 return;
             }
+        }
+    }
+
+    /// <summary>One poll; false when the loop ends (the poll said so, or it was stopped part way).</summary>
+    private async Task<bool> PollOnceAsync(Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await poll(cancellationToken);
+        }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested && e is not OperationCanceledException && lostPoll(e))
+        {
+            Interlocked.Increment(ref _failed);
+            Error = $"{_what} failed: {e.Message}";
+            return true;
+        }
+        catch (Exception) when (cancellationToken.IsCancellationRequested)
+        {
+            // Stopped mid-poll: the error is the stop's, not the server's.
+            return false;
         }
     }
 }

@@ -4,9 +4,12 @@ namespace SqlWaitProbe.Core.Collectors;
 
 /// <summary>
 /// What a watch tells the collectors of one of its ring windows while it runs. An idle watch must cost little for
-/// hours, so the session samplers poll at <see cref="IdleInterval"/> while no watched session is active and no trigger
-/// has chosen the window, and at their own fast interval otherwise; a window the watch throws away converts nothing
-/// (no <c>perf script</c>, no stack normalising), since no one will read it.
+/// hours, so while the triggers' poll finds every watched session idle and no trigger has chosen the window
+/// (<see cref="Quiet"/>), the session samplers take their readings at that poll's ticks (the engine's sampler records
+/// its reading rather than asking the server again); while a watched session is in a statement or a transaction
+/// they poll at their own fast interval, and at <see cref="IdleInterval"/> in between (the poll not yet quiet again).
+/// A window the watch throws away converts nothing (no <c>perf script</c>, no stack normalising), since no one will
+/// read it. The parts every window shares (one perf) are the watch's (<see cref="Watch"/>).
 /// </summary>
 public sealed class RingWindow
 {
@@ -20,8 +23,11 @@ public sealed class RingWindow
     private volatile bool _chosen;
     private volatile bool _discarded;
 
-    /// <summary>A window sampling every <paramref name="idleInterval"/> while nothing happens.</summary>
-    public RingWindow(TimeSpan idleInterval)
+    /// <summary>
+    /// A window of <paramref name="watch"/> (null: a window of its own, sampling every <paramref name="idleInterval"/>
+    /// while nothing happens).
+    /// </summary>
+    public RingWindow(TimeSpan idleInterval, WatchRing? watch = null)
     {
         if (idleInterval <= TimeSpan.Zero)
         {
@@ -29,7 +35,17 @@ public sealed class RingWindow
         }
 
         IdleInterval = idleInterval;
+        Watch = watch;
     }
+
+    /// <summary>What the watch's windows share, or null.</summary>
+    public WatchRing? Watch { get; }
+
+    /// <summary>
+    /// True while the watch's last poll found every watched session idle, this window's own sampler saw none active and
+    /// no trigger has chosen it: its samplers then read at the watch's poll.
+    /// </summary>
+    public bool Quiet => Watch is { Quiet: true } && !_chosen && !_sessionsActive;
 
     /// <summary>The samplers' interval while no watched session is active and no trigger has chosen the window.</summary>
     public TimeSpan IdleInterval { get; }
@@ -59,6 +75,9 @@ public sealed class RingWindow
     public TimeSpan Interval(TimeSpan fast) => _chosen || _sessionsActive || IdleInterval <= fast ? fast : IdleInterval;
 
     /// <summary>The manifest's words for how the window sampled, for a sampler whose own interval is <paramref name="fast"/>.</summary>
-    public string Describe(TimeSpan fast) => string.Create(CultureInfo.InvariantCulture,
-        $"session samplers every {IdleInterval.TotalMilliseconds:0} ms while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger");
+    public string Describe(TimeSpan fast) => Watch is { } watch
+        ? string.Create(CultureInfo.InvariantCulture,
+            $"session samplers every {watch.PollInterval.TotalMilliseconds:0} ms with the triggers' poll while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger")
+        : string.Create(CultureInfo.InvariantCulture,
+            $"session samplers every {IdleInterval.TotalMilliseconds:0} ms while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger");
 }

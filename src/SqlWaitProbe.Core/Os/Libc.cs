@@ -63,7 +63,26 @@ public static class Libc
     /// <summary>The kernel's id of the calling thread (what <see cref="SetNice"/> takes to set that thread alone).</summary>
     public static int CurrentThreadId() => OperatingSystem.IsLinux() ? GetTid() : 0;
 
+    /// <summary>
+    /// Seconds since boot on the clock perf stamps samples with when asked for <c>-k boottime</c>
+    /// (<c>clock_gettime(CLOCK_BOOTTIME)</c>, the clock of <c>/proc/uptime</c> to the nanosecond); NaN off Linux.
+    /// </summary>
+    public static double BootTimeSeconds() =>
+        OperatingSystem.IsLinux() && ClockGetTime(ClockBootTime, out var now) == 0 ? now.Seconds + now.Nanoseconds / 1e9 : double.NaN;
+
+    private const int ClockBootTime = 7;
+
     private const int PrioProcess = 0;
+
+    [StructLayout(LayoutKind.Sequential)]
+    private struct TimeSpec
+    {
+        public long Seconds;
+        public long Nanoseconds;
+    }
+
+    [DllImport("libc", EntryPoint = "clock_gettime")]
+    private static extern int ClockGetTime(int clock, out TimeSpec time);
 
     [DllImport("libc", EntryPoint = "gettid")]
     private static extern int GetTid();

@@ -10,4 +10,11 @@ namespace SqlWaitProbe.Core.Watch;
 /// <param name="BlockedSeconds">Seconds it has waited for a lock another session holds; null when it is not blocked.</param>
 /// <param name="StatementMs">Milliseconds its current statement has run; null when it is in none.</param>
 /// <param name="Pid">The operating-system process serving it when the server runs one per session and is on this machine, else null.</param>
-public sealed record WatchedSession(int Id, bool Active, string? Wait, double? BlockedSeconds, double? StatementMs, int? Pid);
+public sealed record WatchedSession(int Id, bool Active, string? Wait, double? BlockedSeconds, double? StatementMs, int? Pid)
+{
+    /// <summary>The session's state in the engine's words (PostgreSQL <c>pg_stat_activity.state</c>), where the poll reads it.</summary>
+    public string? State { get; init; }
+
+    /// <summary>When the session (its server process) started, UTC, where the poll reads it: with <see cref="Id"/> it names one session.</summary>
+    public DateTime? StartedUtc { get; init; }
+}

@@ -13,7 +13,8 @@ namespace SqlWaitProbe.Linux.PerfRecord;
 /// <summary>
 /// CPU stacks of every process for the phase window: <c>perf record -a --call-graph MODE -F HZ</c> as a child process, stopped
 /// with SIGINT so it finishes its file, then <c>perf script</c> into <c>cpu/perf.script.gz</c> and the
-/// normaliser into the bundle's stack files.
+/// normaliser into the bundle's stack files. In a watch's window it starts no perf of its own: it leases the watch's
+/// one (<see cref="PerfRing"/>) and a dump cuts its span out of it.
 /// </summary>
 public sealed class PerfRecordCollector : ICollector
 {
@@ -25,6 +26,20 @@ public sealed class PerfRecordCollector : ICollector
     private string? _stderrPath;
     private Stopwatch? _window;
     private Proc.ProcessTreeRecorder? _processes;
+    private PerfLease? _lease;
+
+    /// <summary>The shortest time between two rotations of a watch's perf (<see cref="PerfRing.RotateEvery"/>) walking frame pointers, whatever its <c>--keep</c>.</summary>
+    public static readonly TimeSpan RingRotateAtLeast = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// How often a watch's perf starts a new segment: every <paramref name="keep"/> (each window's opening) with DWARF
+    /// call graphs, else every <paramref name="keep"/> but no more often than <see cref="RingRotateAtLeast"/>. Each
+    /// rotation costs perf a pass over every process's maps; with DWARF each second of a busy CPU is about 4 MB, so the
+    /// ring rotates at every window to hold about as much as the windows reach (the call-graph choice bounded a window's
+    /// data within the cap, not 30 s of it).
+    /// </summary>
+    public static TimeSpan RingRotation(TimeSpan keep, string callGraph) =>
+        callGraph == PerfCallGraph.Dwarf || keep >= RingRotateAtLeast ? keep : RingRotateAtLeast;
 
     public PerfRecordCollector(PerfRecordOptions options)
     {
@@ -37,6 +52,12 @@ public sealed class PerfRecordCollector : ICollector
     /// <inheritdoc />
     public async Task StartAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
+        if (phase.Ring?.Watch is { } watch)
+        {
+            await LeaseAsync(phase, watch, cancellationToken);
+            return;
+        }
+
         var description = $"perf record of phase {phase.Name} (run {_options.Scope.RunId})";
         _child = PerfChild.Prepare(_options.Scope, "perf-" + phase.Name, description);
         _dataPath = _child.DataPath;
@@ -77,6 +98,11 @@ public sealed class PerfRecordCollector : ICollector
     /// <inheritdoc />
     public async Task<CollectorOutcome> StopAsync(PhaseContext phase, CancellationToken cancellationToken)
     {
+        if (_lease is not null)
+        {
+            return await StopLeaseAsync(phase, cancellationToken);
+        }
+
         if (_perf is null || _dataPath is null || _window is null)
         {
             if (_processes is not null)
@@ -139,6 +165,88 @@ public sealed class PerfRecordCollector : ICollector
 
             _child?.Finish();
             _perf.Dispose();
+        }
+    }
+
+    /// <summary>A watch's window: the backends followed as in attach mode, and a hold on the watch's one perf from now.</summary>
+    private async Task LeaseAsync(PhaseContext phase, WatchRing watch, CancellationToken cancellationToken)
+    {
+        _processes = new Proc.ProcessTreeRecorder(phase.Live, ring: phase.Ring);
+        _processes.Start();
+        try
+        {
+            var ring = watch.Shared(PerfRing.SharedName, () => new PerfRing(_options with { Scope = watch.Scope }, RingRotation(watch.Keep, _options.CallGraph)));
+            _lease = await ring.LeaseAsync(cancellationToken);
+            _perfPid = _lease.PerfPid;
+            _window = Stopwatch.StartNew();
+        }
+        catch
+        {
+            await _processes.DisposeAsync();
+            _processes = null;
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Ends a watch window's hold: a window thrown away converts nothing; a dump's span is cut out of the ring's
+    /// segments and converted as a capture's perf data is. The samples perf lost are counted over the whole segments the
+    /// span touches, never fewer than the span lost.
+    /// </summary>
+    private async Task<CollectorOutcome> StopLeaseAsync(PhaseContext phase, CancellationToken cancellationToken)
+    {
+        var lease = _lease!;
+        try
+        {
+            if (phase.Ring is { Discarded: true })
+            {
+                return new CollectorOutcome(Name, CollectorStatus.Ok, 0, "window thrown away by the watch: not converted");
+            }
+
+            var seconds = _window!.Elapsed.TotalSeconds;
+            var cut = await lease.CutAsync(cancellationToken);
+            var workload = _processes is null ? null : new WorkloadProcesses(_options.ServerProcess, await _processes.StopAsync());
+            var problems = new List<string>();
+            if (cut.Problem is { } stopped)
+            {
+                problems.Add(stopped);
+            }
+
+            long lost = 0;
+            var lostKnown = true;
+            foreach (var segment in cut.Segments)
+            {
+                var n = await PerfLostSamples.ReadAsync(segment, cancellationToken);
+                lostKnown &= n is not null;
+                lost += n ?? 0;
+            }
+
+            await OffCpu.PerfScriptRunner.WriteGzipAsync(cut.ScriptRuns(), phase.PathFor(BundlePaths.PerfScript(phase.Name)), "stacks", cancellationToken);
+            try
+            {
+                PerfScriptNormalizer.Normalize(phase.BundleRoot, phase.Name, _options.SampleHz, _options.LogicalCpus, seconds, _options.CallGraph,
+                    workload, _processes is null ? null : (_processes.WindowStartSeconds, _processes.WindowEndSeconds), lost, _options.CallGraphReason,
+                    probePids: [Environment.ProcessId, _perfPid]);
+            }
+            catch (BadInputException e)
+            {
+                problems.Add("perf.script.gz written but not normalised: " + e.OneLine);
+            }
+
+            if (!lostKnown)
+            {
+                problems.Add("perf report --stats did not say how many samples were lost; the phase records those it could read");
+            }
+
+            return new CollectorOutcome(Name, problems.Count == 0 ? CollectorStatus.Ok : CollectorStatus.Partial, lost, problems.Count == 0 ? null : string.Join("; ", problems));
+        }
+        finally
+        {
+            await lease.ReleaseAsync();
+            if (_processes is not null)
+            {
+                await _processes.DisposeAsync();
+            }
         }
     }
 

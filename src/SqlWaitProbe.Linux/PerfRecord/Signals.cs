@@ -9,6 +9,9 @@ public static class Signals
     /// <summary>SIGKILL.</summary>
     public const int Kill = 9;
 
+    /// <summary>SIGUSR2: a perf record with <c>--switch-output=signal</c> closes its file and opens the next.</summary>
+    public const int User2 = 12;
+
     /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; false when the process is gone.</summary>
     public static bool Send(int pid, int signal) => Core.Os.Libc.Signal(pid, signal);
 

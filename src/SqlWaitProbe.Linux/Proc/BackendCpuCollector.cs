@@ -47,7 +47,7 @@ public sealed class BackendCpuCollector : ICollector
         // The first reading and the timer start here, not inside the loop task, so a busy thread pool
         // delays a point but never shifts or drops the series.
         _timeline = phase.Ring is { } ring
-            ? new SessionTimelineRecorder(phase.Live, () => ring.Interval(SessionTimelineRecorder.AttachInterval))
+            ? new SessionTimelineRecorder(phase.Live, ring)
             : new SessionTimelineRecorder(phase.Live, phase.Name == PhaseNames.Attach ? SessionTimelineRecorder.AttachInterval : SessionTimelineRecorder.WorkloadInterval);
         if (!_timeline.Start())
         {

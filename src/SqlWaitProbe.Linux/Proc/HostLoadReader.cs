@@ -19,12 +19,12 @@ public sealed class HostLoadReader
             return null;
         }
 
-        OsSnapshot os;
+        long[] cpu;
         try
         {
-            os = ProcFiles.ReadOs();
+            cpu = ProcFiles.ReadCpuTicks();
         }
-        catch (IOException)
+        catch (Exception e) when (e is IOException or FormatException or OverflowException)
         {
             return null;
         }
@@ -32,17 +32,17 @@ public sealed class HostLoadReader
         double busy = 0, total = 0;
         if (_cpu is { } before)
         {
-            var n = Math.Min(8, Math.Min(before.Length, os.CpuTicks.Length));
+            var n = Math.Min(8, Math.Min(before.Length, cpu.Length));
             for (var i = 0; i < n; i++)
             {
-                var delta = os.CpuTicks[i] - before[i];
+                var delta = cpu[i] - before[i];
                 total += delta;
                 busy += i is 3 or 4 ? 0 : delta;
             }
         }
 
         var first = _cpu is null;
-        _cpu = os.CpuTicks;
+        _cpu = cpu;
         double queuedMs = 0;
         var seen = new HashSet<int>();
         foreach (var pid in reading.Sessions.Where(s => s.Pid is not null).Select(s => s.Pid!.Value))

@@ -30,6 +30,7 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
     private IDisposable? _following;
     private IDisposable? _followingHelpers;
     private long _rootStart = -1;
+    private readonly RingWindow? _ring;
 
     /// <summary>Records the tree under <paramref name="rootPid"/> (with descendants), else exactly <paramref name="pids"/>.</summary>
     public ProcessTreeRecorder(int? rootPid, IReadOnlyCollection<int> pids, TimeSpan? interval = null)
@@ -39,11 +40,15 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         _interval = interval ?? TimeSpan.FromMilliseconds(100);
     }
 
-    /// <summary>Records the backends of the sessions <paramref name="live"/> registers, from when each is registered until it ends.</summary>
-    public ProcessTreeRecorder(LiveSessions live, TimeSpan? interval = null)
+    /// <summary>
+    /// Records the backends of the sessions <paramref name="live"/> registers, from when each is registered until it ends;
+    /// in a watch's window (<paramref name="ring"/>) at the watch's poll while the window is quiet.
+    /// </summary>
+    public ProcessTreeRecorder(LiveSessions live, TimeSpan? interval = null, RingWindow? ring = null)
         : this(null, [], interval)
     {
         _live = live;
+        _ring = ring;
     }
 
     /// <summary>Seconds after boot when recording started.</summary>
@@ -59,11 +64,17 @@ public sealed class ProcessTreeRecorder : IAsyncDisposable
         _following = _live?.Follow(SessionStarted, SessionEnded);
         _followingHelpers = _live?.FollowHelpers(HelperStarted);
         Poll();
-        _loop = PollingLoop.Start("reading the workload's processes", _interval, _ =>
-        {
-            Poll();
-            return Task.CompletedTask;
-        });
+        _loop = _ring is { } ring
+            ? PollingLoop.Start("reading the workload's processes", ring, _interval, _ =>
+            {
+                Poll();
+                return Task.FromResult(true);
+            })
+            : PollingLoop.Start("reading the workload's processes", _interval, _ =>
+            {
+                Poll();
+                return Task.CompletedTask;
+            });
     }
 
     /// <summary>Stops polling after one last look and returns every process seen, by pid.</summary>

@@ -27,6 +27,7 @@ internal sealed class SessionTimelineRecorder
     public static readonly TimeSpan AttachInterval = TimeSpan.FromMilliseconds(10);
 
     private readonly Func<TimeSpan> _interval;
+    private readonly RingWindow? _ring;
     private readonly List<(DateTime Utc, int Session, long CpuNs, long RunQueueNs)> _readings = [];
     private readonly LiveSessions _live;
     private readonly Dictionary<int, int> _backends = [];
@@ -39,11 +40,21 @@ internal sealed class SessionTimelineRecorder
     {
     }
 
-    /// <summary>A recorder whose interval is read again after each reading (a watch's ring window slows down while its sessions idle).</summary>
+    /// <summary>A recorder whose interval is read again after each reading.</summary>
     public SessionTimelineRecorder(LiveSessions live, Func<TimeSpan> interval)
     {
         _live = live;
         _interval = interval;
+    }
+
+    /// <summary>
+    /// A recorder of a watch's ring window: at <see cref="AttachInterval"/> while a watched session is active, and at the
+    /// watch's poll while the window is quiet (<see cref="PollingLoop.Start(string, RingWindow, TimeSpan, Func{CancellationToken, Task{bool}}, Func{Exception, bool}?)"/>).
+    /// </summary>
+    public SessionTimelineRecorder(LiveSessions live, RingWindow ring)
+        : this(live, () => ring.Interval(AttachInterval))
+    {
+        _ring = ring;
     }
 
     /// <summary>Takes the first reading and starts the loop; false when the kernel has no schedstat.</summary>
@@ -60,11 +71,14 @@ internal sealed class SessionTimelineRecorder
             }
         }
 
-        _loop = PollingLoop.Start("reading the backends' schedstat", _interval, _ =>
+        Func<CancellationToken, Task<bool>> read = _ =>
         {
             Read();
             return Task.FromResult(true);
-        });
+        };
+        _loop = _ring is { } ring
+            ? PollingLoop.Start("reading the backends' schedstat", ring, AttachInterval, read)
+            : PollingLoop.Start("reading the backends' schedstat", _interval, read);
         return true;
     }
 

@@ -47,6 +47,7 @@ public sealed class PgWaitsCollector : ICollector
     private RingWindow? _ring;
     private long _lateInRing;
     private DateTime _lastTick;
+    private Core.Watch.WatchReading? _quietTaken;
 
     /// <summary>
     /// Creates the collector; <paramref name="useWaitSampling"/> when <c>pg_wait_sampling</c> is loaded and created,
@@ -159,7 +160,7 @@ public sealed class PgWaitsCollector : ICollector
         _watch = Stopwatch.StartNew();
         _lastTick = DateTime.UtcNow;
         _loop = _ring is { } ring
-            ? PollingLoop.Start("polling pg_stat_activity", () => ring.Interval(ActivityInterval), PollActivityAsync)
+            ? PollingLoop.Start("polling pg_stat_activity", ring, ActivityInterval, PollActivityAsync)
             : PollingLoop.Start("polling pg_stat_activity", ActivityInterval, PollActivityAsync);
     }
 
@@ -208,6 +209,11 @@ public sealed class PgWaitsCollector : ICollector
     // One poll of the watched backends; a broken connection ends the polling and says why.
     private async Task<bool> PollActivityAsync(CancellationToken token)
     {
+        if (TakeQuietReading())
+        {
+            return true;
+        }
+
         try
         {
             var utc = DateTime.UtcNow;
@@ -269,6 +275,42 @@ public sealed class PgWaitsCollector : ICollector
             _error = "pg_stat_activity polling stopped: " + e.Message;
             return false;
         }
+    }
+
+    /// <summary>
+    /// While a watch's window is quiet, the triggers' poll has just read every watched backend and found each idle: that
+    /// reading is this poll (the same backends, states and starts this query would return, an idle backend's text and
+    /// wait being neither read nor kept), so the server is not asked twice. True when it was taken (or already had been).
+    /// </summary>
+    private bool TakeQuietReading()
+    {
+        if (_states is null || _ring is not { Quiet: true } ring || ring.Watch?.QuietReading is not { } reading)
+        {
+            return false;
+        }
+
+        if (ReferenceEquals(reading, _quietTaken) || reading.Utc <= _lastPollUtc)
+        {
+            return true;
+        }
+
+        _quietTaken = reading;
+        _rows.Clear();
+        foreach (var session in reading.Sessions)
+        {
+            _rows.Add((new ActivityRecorder.Row(reading.Utc, session.Id, null, session.State ?? "idle", null, null, null, null), session.StartedUtc ?? DateTime.MinValue, true));
+        }
+
+        Follow(reading.Utc, _rows);
+        var step = ring.Watch.PollInterval;
+        var gap = reading.Utc - _lastTick;
+        _lateInRing += gap > 2 * step ? (long)(gap / step) - 1 : 0;
+        _lastTick = reading.Utc;
+        ring.SessionsActive = false;
+        _lastPollUtc = reading.Utc;
+        _activity.Polled(reading.Utc);
+        _polls++;
+        return true;
     }
 
     private void TallyActivity(TimeSpan elapsed)

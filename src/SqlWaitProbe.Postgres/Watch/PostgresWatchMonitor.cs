@@ -7,7 +7,9 @@ namespace SqlWaitProbe.Postgres.Watch;
 /// <summary>
 /// The poll a PostgreSQL watch's triggers read: every client backend the attach filters match, read-only, on one
 /// connection named like every probe connection (so the attach windows leave it out). A lock wait's age comes from
-/// <c>pg_locks.waitstart</c> (PostgreSQL 14 and later), else from the backend's last state change.
+/// <c>pg_locks.waitstart</c> (PostgreSQL 14 and later), else from the backend's last state change. Each row also
+/// carries the backend's state and start, so a reading that finds every session idle stands for a poll of the windows'
+/// session sampler (<see cref="WatchReading.Quiet"/>).
 /// </summary>
 public sealed class PostgresWatchMonitor : IWatchMonitor
 {
@@ -31,7 +33,8 @@ public sealed class PostgresWatchMonitor : IWatchMonitor
             : "a.state_change";
         return "SELECT a.pid, a.state = 'active', a.wait_event_type, a.wait_event, "
             + "CASE WHEN a.wait_event_type = 'Lock' THEN extract(epoch FROM clock_timestamp() - " + waitStart + ")::float8 END, "
-            + "CASE WHEN a.state = 'active' THEN (extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::float8 END "
+            + "CASE WHEN a.state = 'active' THEN (extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::float8 END, "
+            + "a.state, a.backend_start "
             + "FROM pg_stat_activity a WHERE a.backend_type = 'client backend' AND " + filter.Predicate.Replace("pid <> pg_backend_pid()", "a.pid <> pg_backend_pid()", StringComparison.Ordinal);
     }
 
@@ -77,11 +80,17 @@ public sealed class PostgresWatchMonitor : IWatchMonitor
                     wait,
                     reader.IsDBNull(4) ? null : Math.Max(0, reader.GetDouble(4)),
                     reader.IsDBNull(5) ? null : Math.Max(0, reader.GetDouble(5)),
-                    _local ? pid : null));
+                    _local ? pid : null)
+                {
+                    State = reader.IsDBNull(6) ? null : reader.GetString(6),
+                    StartedUtc = reader.IsDBNull(7) ? null : reader.GetFieldValue<DateTime>(7),
+                });
             }
         }
 
-        return new WatchReading(DateTime.UtcNow, sessions);
+        // Idle means between transactions: a session idle in one holds its locks and snapshot, and is sampled as the
+        // attach sampler samples it. A session whose state the role cannot read is never taken for idle.
+        return new WatchReading(DateTime.UtcNow, sessions) { Quiet = sessions.All(s => s.State == "idle" && s.StartedUtc is not null) };
     }
 
     /// <inheritdoc />

@@ -1,4 +1,6 @@
 using SqlWaitProbe.Core.Collectors;
+using SqlWaitProbe.Core.Runtime;
+using SqlWaitProbe.Core.Watch;
 
 namespace SqlWaitProbe.Core.Tests.Collectors;
 
@@ -78,6 +80,68 @@ public sealed class PollingLoopTests
 
         Assert.Equal(0, loop.Failed);
         Assert.Null(loop.Error);
+    }
+
+    [Fact]
+    public async Task A_quiet_ring_window_polls_only_at_the_watch_s_polls_and_the_first_poll_that_is_not_quiet_wakes_it()
+    {
+        // A poll interval long enough that the watch's polls below never go stale between two of them.
+        var watch = new WatchRing(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]), TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(5));
+        var window = new RingWindow(TimeSpan.FromMilliseconds(20), watch);
+        var quiet = new WatchReading(DateTime.UtcNow, []) { Quiet = true };
+        watch.Polled(quiet);
+        Assert.True(window.Quiet);
+        var polls = 0;
+        var quietPolls = 0;
+        var loop = PollingLoop.Start("test poll", window, TimeSpan.FromMilliseconds(5), _ =>
+        {
+            Interlocked.Increment(ref polls);
+            if (window.Quiet)
+            {
+                Interlocked.Increment(ref quietPolls);
+            }
+
+            return Task.FromResult(true);
+        });
+
+        // Each poll of the watch is one poll of the window, however long the wait between them (its own pace would
+        // have polled every 5 or 20 ms).
+        for (var n = 1; n <= 4; n++)
+        {
+            await Task.Delay(100);
+            Assert.True(Volatile.Read(ref polls) <= n - 1, $"{polls} polls before the watch's poll {n}");
+            watch.Polled(quiet with { Utc = DateTime.UtcNow });
+            await WaitUntil(() => Volatile.Read(ref polls) >= n);
+        }
+
+        Assert.Equal(4, Volatile.Read(ref quietPolls));
+
+        // A session is busy: the window polls at its own pace at once, without waiting for the watch again.
+        watch.Polled(new WatchReading(DateTime.UtcNow, [new WatchedSession(7, true, null, null, null, null) { State = "active" }]));
+        Assert.False(window.Quiet);
+        await WaitUntil(() => Volatile.Read(ref polls) >= 4 + 10);
+        await loop.StopAsync();
+        Assert.Equal(4, Volatile.Read(ref quietPolls));
+        Assert.Equal(0, loop.Failed);
+    }
+
+    [Fact]
+    public async Task A_watch_poll_goes_stale_after_two_intervals_and_a_trigger_s_choice_ends_the_quiet()
+    {
+        var watch = new WatchRing(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]), TimeSpan.FromSeconds(10), TimeSpan.FromMilliseconds(100));
+        var window = new RingWindow(TimeSpan.FromMilliseconds(100), watch);
+        watch.Polled(new WatchReading(DateTime.UtcNow, []) { Quiet = true });
+        var polled = Environment.TickCount64;
+        Assert.True(window.Quiet || Environment.TickCount64 - polled > 200);
+        await watch.NextPollAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(20));
+        Assert.True(Environment.TickCount64 - polled >= 150, "the wait for the next poll ended before the last one went stale");
+        Assert.False(window.Quiet);
+        Assert.Null(watch.QuietReading);
+
+        watch.Polled(new WatchReading(DateTime.UtcNow, []) { Quiet = true });
+        window.Chosen = true;
+        Assert.False(window.Quiet);
+        Assert.Contains("with the triggers' poll", window.Describe(TimeSpan.FromMilliseconds(10)), StringComparison.Ordinal);
     }
 
     private static async Task WaitUntil(Func<bool> condition)
