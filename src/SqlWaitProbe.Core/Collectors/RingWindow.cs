@@ -16,6 +16,13 @@ public sealed class RingWindow
     /// <summary>The samplers' interval while the watched sessions are all idle, unless a watch says otherwise.</summary>
     public static readonly TimeSpan DefaultIdleInterval = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>
+    /// The samplers' interval in a watch's window while a watched session is active and no trigger has fired: a watch
+    /// runs for hours beside a busy server, where polling every 10 ms took 17% of pgbench's throughput on 2 CPUs
+    /// (docs/performance.md); the minutes before a trigger are kept at this pace, the <c>--after</c> part at the fast one.
+    /// </summary>
+    public static readonly TimeSpan WatchActiveInterval = TimeSpan.FromMilliseconds(50);
+
     /// <summary>The manifest option that records how the window sampled.</summary>
     public const string ManifestOption = "watch-sampling";
 
@@ -72,12 +79,15 @@ public sealed class RingWindow
     }
 
     /// <summary>The interval a sampler whose own is <paramref name="fast"/> polls at now.</summary>
-    public TimeSpan Interval(TimeSpan fast) => _chosen || _sessionsActive || IdleInterval <= fast ? fast : IdleInterval;
+    public TimeSpan Interval(TimeSpan fast) =>
+        _chosen ? fast
+        : _sessionsActive ? Watch is null || WatchActiveInterval <= fast ? fast : WatchActiveInterval
+        : IdleInterval <= fast ? fast : IdleInterval;
 
     /// <summary>The manifest's words for how the window sampled, for a sampler whose own interval is <paramref name="fast"/>.</summary>
     public string Describe(TimeSpan fast) => Watch is { } watch
         ? string.Create(CultureInfo.InvariantCulture,
-            $"session samplers every {watch.PollInterval.TotalMilliseconds:0} ms with the triggers' poll while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger")
+            $"session samplers every {watch.PollInterval.TotalMilliseconds:0} ms with the triggers' poll while every watched session is idle and no trigger has fired, every {Math.Max(fast.TotalMilliseconds, WatchActiveInterval.TotalMilliseconds):0} ms while a watched session is active, every {fast.TotalMilliseconds:0} ms after a trigger")
         : string.Create(CultureInfo.InvariantCulture,
             $"session samplers every {IdleInterval.TotalMilliseconds:0} ms while every watched session is idle and no trigger has fired, every {fast.TotalMilliseconds:0} ms while a watched session is active and after a trigger");
 }

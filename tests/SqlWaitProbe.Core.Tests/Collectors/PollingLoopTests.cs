@@ -144,6 +144,25 @@ public sealed class PollingLoopTests
         Assert.Contains("with the triggers' poll", window.Describe(TimeSpan.FromMilliseconds(10)), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_watch_window_samples_active_sessions_at_50_ms_until_a_trigger_chooses_it_then_at_the_fast_pace()
+    {
+        var watch = new WatchRing(new RunScope("capture", "t" + Guid.NewGuid().ToString("N")[..8]), TimeSpan.FromSeconds(10), TimeSpan.FromMilliseconds(200));
+        var window = new RingWindow(TimeSpan.FromMilliseconds(100), watch);
+        var fast = TimeSpan.FromMilliseconds(10);
+
+        Assert.Equal(TimeSpan.FromMilliseconds(100), window.Interval(fast));
+        window.SessionsActive = true;
+        Assert.Equal(TimeSpan.FromMilliseconds(50), window.Interval(fast));
+        window.Chosen = true;
+        Assert.Equal(fast, window.Interval(fast));
+        Assert.Contains("every 50 ms while a watched session is active, every 10 ms after a trigger", window.Describe(fast), StringComparison.Ordinal);
+
+        // A window of no watch (an attach capture's) keeps the fast pace while a session is active.
+        var own = new RingWindow(TimeSpan.FromMilliseconds(100)) { SessionsActive = true };
+        Assert.Equal(fast, own.Interval(fast));
+    }
+
     private static async Task WaitUntil(Func<bool> condition)
     {
         var deadline = DateTime.UtcNow.AddSeconds(20);
