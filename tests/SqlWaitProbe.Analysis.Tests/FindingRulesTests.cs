@@ -131,8 +131,23 @@ public sealed class FindingRulesTests
         var a = Analyze.Crafted(TwoPhases(loadMs: 20));
 
         var f = Single(a, "throughput-vs-ideal");
-        Assert.Equal("Throughput at 4 sessions is 50% of ideal", f.Title);
+        Assert.StartsWith("Throughput at 4 sessions is 50% of ideal: waits per execution grew 4 → 8 ms from baseline", f.Title, StringComparison.Ordinal);
         Assert.Equal(Severities.Warning, f.Severity);
+    }
+
+    [Fact]
+    public void Throughput_below_ideal_names_the_ledger_part_that_grew_per_execution_and_the_next_step_for_it()
+    {
+        // Two sessions on four CPUs, no run queue: each execution's CPU grew from 540 to 760 ms, as when two vCPUs share a
+        // core. The finding says so rather than asking the reader to compare the ledgers.
+        var a = Analyze.Crafted(new CraftedBundle("postgres", "postgres")
+            .Phase("baseline", 1, 20, 545).Sessions("baseline", cpuMs: 20 * 540, runQueueMs: 0)
+            .Phase("load", 2, 20, 820).Sessions("load", cpuMs: 40 * 760, runQueueMs: 0));
+
+        var f = Single(a, "throughput-vs-ideal");
+        Assert.Equal("Throughput at 2 sessions is 66% of ideal: CPU per execution grew 540 → 760 ms from baseline", f.Title);
+        Assert.StartsWith("follow the module whose CPU per execution grew", f.Next, StringComparison.Ordinal);
+        Assert.Contains(f.Evidence, e => e.StartsWith("per execution, baseline → load: waits 0 → 0 ms; CPU 540 → 760 ms; run queue 0 → 0 ms", StringComparison.Ordinal));
     }
 
     [Fact]
