@@ -84,7 +84,7 @@ public sealed class PgExplainCollector : ICollector, IAfterPhase
                 }
 
                 await using var explain = new NpgsqlCommand(PgMonitorSql.Marked("EXPLAIN (VERBOSE, FORMAT JSON) ") + text.Trim().TrimEnd(';'), connection, tx);
-                var json = (string)(await explain.ExecuteScalarAsync(cancellationToken))!;
+                var json = (await Engine.LargeValues.ReadTextAsync(explain, cancellationToken))!;
                 await tx.RollbackAsync(cancellationToken);
                 Core.Files.AtomicFile.WriteAllText(phase.PathFor(BundlePaths.StatementPlan(phase.Name, key, "json")), json);
                 Log.Information("--explain: plan of statement {Key} written", key);

@@ -72,7 +72,7 @@ public sealed class PgPlanCollector : ICollector, IAfterPhase
         {
             try
             {
-                json = (string)(await explain.ExecuteScalarAsync(cancellationToken))!;
+                json = (await Engine.LargeValues.ReadTextAsync(explain, cancellationToken))!;
             }
             catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.QueryCanceled && !cancellationToken.IsCancellationRequested)
             {
