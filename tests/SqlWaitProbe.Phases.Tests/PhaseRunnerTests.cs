@@ -39,7 +39,9 @@ public sealed class CaptureRunnerTests
             var executions = File.ReadAllLines(Path.Combine(root, BundlePaths.Executions(phase.Name)));
             Assert.Equal("session,start_ms,end_ms,rows,error,cancelled", executions[0]);
             Assert.Equal(phase.Executions, executions.Length - 1);
-            Assert.True(phase.Executions > 20, $"{phase.Name}: {phase.Executions} executions");
+            // 10 ms executions for 2 s: about 200 per session on an idle machine, 20 when the test run shares the CPUs
+            // with a build; every session ran several either way.
+            Assert.True(phase.Executions >= 3 * phase.Threads, $"{phase.Name}: {phase.Executions} executions");
             Assert.All(executions.Skip(1), l => Assert.True(Csv.ParseDouble(Csv.Split(l)[1]) >= 0));
 
             var sessions = File.ReadAllLines(Path.Combine(root, BundlePaths.Sessions(phase.Name)));
