@@ -6,10 +6,22 @@ namespace SqlWaitProbe.Core.Collectors;
 /// a way its collector calls a lost poll is counted, its message kept, and the loop goes on: one lost poll only leaves a
 /// gap the next one covers. A poll that returns false ends the loop (its collector has said why).
 /// </summary>
+/// <remarks>
+/// A stop, or the capture's cancellation, ends the pacing at once but lets a poll under way finish: its token is
+/// cancelled only when it is still running <see cref="StopGrace"/> after the stop. Npgsql answers a cancelled token with
+/// a synchronous cancel request on a new connection, while the event thread reading the query's reply (completions run
+/// inline in a PostgreSQL capture) waits for that callback to end: when the cancel connection's socket belonged to the
+/// same event thread, neither could go on until the connection timeout, and every session served by that thread
+/// stood still with them (executions of 80 ms ended 15 s after the phase, Ctrl+C overran its grace).
+/// </remarks>
 public sealed class PollingLoop
 {
+    /// <summary>How long a stop waits for a poll under way before cancelling it.</summary>
+    public static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(2);
+
     private readonly string _what;
     private readonly CancellationTokenSource _stop;
+    private readonly CancellationTokenSource _abort = new();
     private Task? _task;
     private int _failed;
     private int _stopped;
@@ -83,8 +95,9 @@ public sealed class PollingLoop
     }
 
     /// <summary>
-    /// Stops the loop and waits for a poll under way; what it saw before stays. A poll stopped part way is not an error:
-    /// collectors take a closing reading of their own where they need one.
+    /// Stops the loop and waits for a poll under way, cancelling it only when it runs past <see cref="StopGrace"/>; what
+    /// the loop saw stays. A poll cancelled part way is not an error: collectors take a closing reading of their own
+    /// where they need one.
     /// </summary>
     public async Task StopAsync()
     {
@@ -94,6 +107,11 @@ public sealed class PollingLoop
         }
 
         await _stop.CancelAsync();
+        if (await Task.WhenAny(_task!, Task.Delay(StopGrace, CancellationToken.None)) != _task)
+        {
+            await _abort.CancelAsync();
+        }
+
         try
         {
             await _task!;
@@ -103,6 +121,7 @@ public sealed class PollingLoop
         }
 
         _stop.Dispose();
+        _abort.Dispose();
     }
 
     private async Task RunAsync(Func<TimeSpan> interval, Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
@@ -115,7 +134,7 @@ public sealed class PollingLoop
                 timer.Period = next;
             }
 
-            if (!await PollOnceAsync(poll, lostPoll, cancellationToken))
+            if (!await PollOnceAsync(poll, lostPoll, _abort.Token))
             {
                 return;
             }
@@ -162,14 +181,14 @@ public sealed class PollingLoop
                 }
             }
 
-            if (!await PollOnceAsync(poll, lostPoll, cancellationToken))
+            if (!await PollOnceAsync(poll, lostPoll, _abort.Token))
             {
                 return;
             }
         }
     }
 
-    /// <summary>One poll; false when the loop ends (the poll said so, or it was stopped part way).</summary>
+    /// <summary>One poll, with the token that is cancelled only past a stop's grace; false when the loop ends (the poll said so, or it was cancelled part way).</summary>
     private async Task<bool> PollOnceAsync(Func<CancellationToken, Task<bool>> poll, Func<Exception, bool> lostPoll, CancellationToken cancellationToken)
     {
         try

@@ -83,6 +83,71 @@ public sealed class PollingLoopTests
     }
 
     [Fact]
+    public async Task A_stop_lets_a_poll_under_way_finish_without_cancelling_it()
+    {
+        // A database poll cancelled through its token makes Npgsql send a cancel request from the cancelling thread
+        // while the socket's event thread waits for that callback: the stop lets the poll end by itself instead.
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var cancelledSeen = false;
+        var finished = 0;
+        var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), async token =>
+        {
+            started.TrySetResult();
+            await Task.Delay(300, CancellationToken.None);
+            cancelledSeen |= token.IsCancellationRequested;
+            Interlocked.Increment(ref finished);
+        });
+
+        await started.Task.WaitAsync(TimeSpan.FromSeconds(10));
+        await loop.StopAsync();
+
+        Assert.Equal(1, Volatile.Read(ref finished));
+        Assert.False(cancelledSeen, "the poll's token was cancelled by the stop");
+        Assert.Equal(0, loop.Failed);
+    }
+
+    [Fact]
+    public async Task The_captures_cancellation_ends_the_pacing_but_not_a_poll_under_way()
+    {
+        using var capture = new CancellationTokenSource();
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var cancelledSeen = false;
+        var polls = 0;
+        var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), async token =>
+        {
+            Interlocked.Increment(ref polls);
+            started.TrySetResult();
+            await Task.Delay(300, CancellationToken.None);
+            cancelledSeen |= token.IsCancellationRequested;
+        }, cancellationToken: capture.Token);
+
+        await started.Task.WaitAsync(TimeSpan.FromSeconds(10));
+        await capture.CancelAsync();
+        await loop.StopAsync();
+
+        Assert.False(cancelledSeen, "Ctrl+C cancelled the poll under way");
+        Assert.Equal(1, Volatile.Read(ref polls));
+    }
+
+    [Fact]
+    public async Task A_poll_still_running_past_the_grace_is_cancelled()
+    {
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var loop = PollingLoop.Start("test poll", TimeSpan.FromMilliseconds(10), async token =>
+        {
+            started.TrySetResult();
+            await Task.Delay(Timeout.Infinite, token);
+        });
+
+        await started.Task.WaitAsync(TimeSpan.FromSeconds(10));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await loop.StopAsync().WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.InRange(clock.Elapsed, PollingLoop.StopGrace - TimeSpan.FromMilliseconds(50), PollingLoop.StopGrace + TimeSpan.FromSeconds(30));
+        Assert.Equal(0, loop.Failed);
+    }
+
+    [Fact]
     public async Task A_quiet_ring_window_polls_only_at_the_watch_s_polls_and_the_first_poll_that_is_not_quiet_wakes_it()
     {
         // A poll interval long enough that the watch's polls below never go stale between two of them.
