@@ -135,6 +135,25 @@ public sealed class CaptureRunnerTests
     }
 
     [Fact]
+    public async Task Executions_that_finish_within_the_bound_after_the_phase_are_timed_whole_and_nothing_is_said_cancelled()
+    {
+        // Executions of 1.5 s in a 2 s phase: the second of each session is still running at the window's end and ends
+        // by itself well inside --finish-within 30s. Nothing is cancelled and the log must not say so.
+        var root = TestData.TempFolder();
+        var manifest = new ManifestRecorder(new BundleWriter(root), new BundleManifest { RunId = "t5" });
+        var target = new InMemoryFakeTarget(TimeSpan.FromSeconds(1.5), io: Core.Workloads.SessionIo.Asynchronous);
+        var plan = CapturePlan.Build([2], baseline: false, TimeSpan.FromSeconds(2), null) with { FinishWithin = TimeSpan.FromSeconds(30) };
+        var lines = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        var runner = new PhaseRunner(target, plan, _ => [new RecordingCollector("c")], manifest, new SynchronousProgress(lines.Enqueue));
+
+        var summary = Assert.Single(await runner.RunAsync(CancellationToken.None));
+
+        Assert.Equal(0, summary.Counts.Cancelled);
+        Assert.True(summary.Counts.RunningAtEnd > 0, "no execution outlasted the window");
+        Assert.DoesNotContain(lines, l => l.Contains("after the phase end (--finish-within)", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Cancellation_stops_the_collectors_and_records_the_phase_before_propagating()
     {
         var root = TestData.TempFolder();

@@ -36,6 +36,8 @@ public sealed class DriverRun
                 // never starves the pool.
                 : Task.Factory.StartNew(() => LoopAsync(session, buffer, iterationsPerSession, blocking: true, _cut.Token), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
         }
+
+        Completion = Task.WhenAll(_loops);
     }
 
     /// <summary>Per-session execution buffers, in session order (session 1 first).</summary>
@@ -50,8 +52,8 @@ public sealed class DriverRun
     /// <summary>Sessions whose loop has not ended: after <see cref="Stop"/>, those still running an execution.</summary>
     public int Running => _loops.Count(t => !t.IsCompleted);
 
-    /// <summary>Completes when every session loop has ended.</summary>
-    public Task Completion => Task.WhenAll(_loops);
+    /// <summary>Completes when every session loop has ended; one task for the run, so callers may compare it with what <c>Task.WhenAny</c> returns.</summary>
+    public Task Completion { get; }
 
     /// <summary>Starts the session loops, each waiting at the barrier.</summary>
     public static DriverRun Start(IReadOnlyList<IWorkloadSession> sessions, long? iterationsPerSession, CancellationToken cancellationToken) =>
