@@ -12,12 +12,17 @@ namespace SqlWaitProbe.Postgres.Engine;
 internal static class LargeValues
 {
     /// <summary>The first column of the first row as text, read asynchronously to its end; null when there is no row or it is NULL.</summary>
-    public static async Task<string?> ReadTextAsync(NpgsqlCommand command, CancellationToken cancellationToken)
+    public static Task<string?> ReadTextAsync(NpgsqlCommand command, CancellationToken cancellationToken) =>
+        ReadAsync<string>(command, cancellationToken);
+
+    /// <summary>The first column of the first row (text, bytes), read asynchronously to its end; null when there is no row or it is NULL.</summary>
+    public static async Task<T?> ReadAsync<T>(NpgsqlCommand command, CancellationToken cancellationToken)
+        where T : class
     {
         ArgumentNullException.ThrowIfNull(command);
         await using var reader = await command.ExecuteReaderAsync(CommandBehavior.SequentialAccess, cancellationToken);
         return await reader.ReadAsync(cancellationToken) && !await reader.IsDBNullAsync(0, cancellationToken)
-            ? await reader.GetFieldValueAsync<string>(0, cancellationToken)
+            ? await reader.GetFieldValueAsync<T>(0, cancellationToken)
             : null;
     }
 }

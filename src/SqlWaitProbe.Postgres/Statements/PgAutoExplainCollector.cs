@@ -4,6 +4,7 @@ using Serilog;
 using SqlWaitProbe.Core.Bundle;
 using SqlWaitProbe.Core.Collectors;
 using SqlWaitProbe.Core.Text;
+using SqlWaitProbe.Postgres.Engine;
 using static SqlWaitProbe.Core.Text.Figures;
 
 namespace SqlWaitProbe.Postgres.Statements;
@@ -77,16 +78,8 @@ public sealed class PgAutoExplainCollector : ICollector, IAfterPhase
                 read.Parameters.AddWithValue("offset", offset);
                 read.Parameters.AddWithValue("length", length);
 
-                // Read as a stream of the column, asynchronously to its end: a value of megabytes does not fit the
-                // driver's buffer, and a synchronous read of the rest would block the socket thread that runs inline
-                // completions (SocketCompletions), which must deliver that very rest.
-                byte[] chunk;
-                await using (var reader = await read.ExecuteReaderAsync(System.Data.CommandBehavior.SequentialAccess, cancellationToken))
-                {
-                    await reader.ReadAsync(cancellationToken);
-                    chunk = await reader.GetFieldValueAsync<byte[]>(0, cancellationToken);
-                }
-
+                // A chunk of megabytes does not fit the driver's buffer: read to its end asynchronously (LargeValues).
+                var chunk = await LargeValues.ReadAsync<byte[]>(read, cancellationToken) ?? [];
                 bytes.Write(chunk);
                 if (chunk.Length < length)
                 {
