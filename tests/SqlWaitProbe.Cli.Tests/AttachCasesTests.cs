@@ -10,7 +10,7 @@ namespace SqlWaitProbe.Cli.Tests;
 /// Known-answer attach captures of a real PostgreSQL with outside clients (pgbench), as a DBA would attach to a
 /// production server: what the report, findings.json and exit code say for each case of issues 30 and 31.
 /// </summary>
-[Collection(TimingCollection.Name)]
+[Collection(KnownCasesCollection.Name)]
 public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
 {
     private readonly AttachCasesFixture _pg;
