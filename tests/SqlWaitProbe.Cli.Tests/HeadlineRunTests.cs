@@ -16,8 +16,8 @@ public sealed class HeadlineRunTests
     [Fact]
     public async Task Sessions_whose_executions_outlast_the_phase_get_cpu_stacks_in_every_phase_and_one_set_of_numbers()
     {
-        // 96 sessions on 2 CPUs: each execution takes about 48 times the 1-session one (~0.2 s at this scale), about
-        // 10 s, twice the 5 s phase; every session is still running when the phase ends.
+        // 96 sessions on 2 CPUs: each execution takes about 48 times the 1-session one (0.1-0.2 s at this scale), 5-10 s,
+        // as long as the 5 s phase or longer; most sessions are still running when the phase ends.
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(5),
             "capture", "--engine", "postgres", "--workload", "hashbytes", "--threads", "96", "--duration", "5s", "--scale", "0.2", "--format", "json", "-o", dir);
@@ -49,7 +49,10 @@ public sealed class HeadlineRunTests
         var started = load.GetProperty("executions").GetInt64();
         var running = load.GetProperty("runningAtEnd").GetInt64();
         Assert.True(running > 48, $"{running} of {started} executions still running at the phase end: they should outlast it");
-        Assert.InRange(load.GetProperty("countedExecutions").GetDouble(), 1, started - 1);
+        // Those that finished count whole, those still running by their share inside the phase: more than the finished
+        // ones, fewer than all started (how many of them finish depends on how fast the machine hashes today).
+        var counted = load.GetProperty("countedExecutions").GetDouble();
+        Assert.True(counted >= started - running && counted < started, $"{counted} executions counted of {started} started, {running} still running at the end");
         var report = File.ReadAllText(Path.Combine(dir, "report", "report.md"));
         Assert.Contains("still running at the phase end", report, StringComparison.Ordinal);
 
