@@ -53,9 +53,11 @@ internal static class CollectorLifecycle
         var all = Task.WhenAll(started.Select(async c =>
         {
             CollectorOutcome outcome;
+            var clock = System.Diagnostics.Stopwatch.StartNew();
             try
             {
                 outcome = await c.StopAsync(context, budget.Token);
+                Log.Debug("collector {Collector} stopped in {Seconds:0.000} s: {Status}", c.Name, clock.Elapsed.TotalSeconds, outcome.Status);
             }
             catch (Exception e)
             {
@@ -96,9 +98,12 @@ internal static class CollectorLifecycle
         await all;
         foreach (var after in started.OfType<IAfterPhase>())
         {
+            var clock = System.Diagnostics.Stopwatch.StartNew();
             try
             {
-                if (await after.AfterPhaseAsync(context, budget.Token) is { } replaced)
+                var result = await after.AfterPhaseAsync(context, budget.Token);
+                Log.Debug("collector {Collector} finished its after-phase work in {Seconds:0.000} s", ((ICollector)after).Name, clock.Elapsed.TotalSeconds);
+                if (result is { } replaced)
                 {
                     var i = outcomes.FindIndex(o => o.Name == replaced.Name);
                     if (i >= 0)

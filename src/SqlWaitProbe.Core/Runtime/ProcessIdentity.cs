@@ -60,6 +60,33 @@ public sealed record ProcessIdentity(int Pid, long StartTicks, string Executable
         }
     }
 
+    /// <summary>
+    /// True while <paramref name="pid"/> names a process that has not exited (Linux): false when there is none, or it
+    /// is a zombie (state Z or X in <c>/proc/PID/stat</c>). A zombie has already released its memory, files and
+    /// sockets; only its parent's reaping is left, which an init that reaps lazily (a container's) can leave for
+    /// seconds. Elsewhere: whether a process with that pid exists.
+    /// </summary>
+    public static bool IsAlive(int pid)
+    {
+        try
+        {
+            if (!OperatingSystem.IsLinux())
+            {
+                using var process = Process.GetProcessById(pid);
+                return !process.HasExited;
+            }
+
+            var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+            var close = stat.LastIndexOf(')');
+            var state = close >= 0 && close + 2 < stat.Length ? stat[close + 2] : '?';
+            return state is not ('Z' or 'X');
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>True when the process running under this pid now is the very one recorded (same start time and executable).</summary>
     public bool IsRunning => Read(Pid) is { } now && now.StartTicks == StartTicks && string.Equals(now.Executable, Executable, StringComparison.Ordinal);
 

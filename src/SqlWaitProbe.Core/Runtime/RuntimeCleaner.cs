@@ -342,9 +342,9 @@ public sealed class RuntimeCleaner : ILeftoverCleaner
             return false;
         }
 
-        // An exited process keeps its /proc entry until its parent reaps it; give that a moment so "stopped" means gone.
+        // "Stopped" means exited: a zombie left for its parent to reap holds nothing any more.
         var reaped = System.Diagnostics.Stopwatch.StartNew();
-        while (OperatingSystem.IsLinux() && Directory.Exists($"/proc/{resource.Process!.Pid}") && reaped.Elapsed < TimeSpan.FromSeconds(2))
+        while (ProcessIdentity.IsAlive(resource.Process!.Pid) && reaped.Elapsed < TimeSpan.FromSeconds(2))
         {
             await Task.Delay(50, CancellationToken.None);
         }

@@ -110,7 +110,7 @@ public sealed class OffCpuCollector : ICollector
                  [
                      "record", "-e", "sched:sched_switch", "-g", "--switch-events", "-k", "CLOCK_MONOTONIC",
                      "-p", string.Join(',', traced.Distinct().Select(p => p.ToString(CultureInfo.InvariantCulture))),
-                     "-o", _dataPath, $"--max-size={_maxMegabytes}M",
+                     "-o", _dataPath, $"--max-size={_maxMegabytes}M", .. PerfVersion.SidebandArguments(),
                  ];
 
         // Stopwatch reads CLOCK_MONOTONIC on Linux: one pair of readings maps perf's times to UTC.

@@ -68,7 +68,7 @@ public sealed class PerfModule(Func<string?> perfProblem) : IOsCollectorModule
         var hz = options.Get(CpuOptions.SampleHz);
         var maxMegabytes = options.Get(PerfOptions.MaxPerfMegabytes);
         var description = string.Create(CultureInfo.InvariantCulture,
-            $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(callGraph.Mode))} -F {hz}{(callGraph.Mode == PerfCallGraph.Dwarf ? $" -m {PerfRecordCollector.DwarfBufferMegabytes(setup.LogicalCpus)}M" : "")} --max-size={maxMegabytes}M (all CPUs, call graphs, at the highest scheduling priority so it keeps up on a saturated machine; stacks of the {setup.ServerProcess} process split CPU by module), then perf script -F +pid --no-inline | gzip > phases/<phase>/cpu/perf.script.gz; call graph: {callGraph.Mode} ({callGraph.Reason})");
+            $"CPU stacks: perf record -a -e cpu-clock {string.Join(' ', PerfCallGraph.RecordArguments(callGraph.Mode))} -F {hz}{(callGraph.Mode == PerfCallGraph.Dwarf ? $" -m {PerfRecordCollector.DwarfBufferMegabytes(setup.LogicalCpus)}M" : "")} --max-size={maxMegabytes}M{string.Concat(PerfVersion.SidebandArguments().Select(a => " " + a))} (all CPUs, call graphs, at the highest scheduling priority so it keeps up on a saturated machine; stacks of the {setup.ServerProcess} process split CPU by module), then perf script -F +pid --no-inline | gzip > phases/<phase>/cpu/perf.script.gz; call graph: {callGraph.Mode} ({callGraph.Reason})");
         if (!setup.ServerIsLocal)
         {
             var remote = $"the server is on another machine: its {setup.ServerProcess} process is not sampled here";

@@ -294,7 +294,7 @@ public sealed class PerfRecordCollector : ICollector
         "record", "-a", "-e", "cpu-clock", .. PerfCallGraph.RecordArguments(options.CallGraph),
         "-F", options.SampleHz.ToString(CultureInfo.InvariantCulture),
         .. options.CallGraph == PerfCallGraph.Dwarf ? (string[])["-m", string.Create(CultureInfo.InvariantCulture, $"{DwarfBufferMegabytes(options.LogicalCpus)}M")] : [],
-        "-o", dataPath, $"--max-size={options.MaxMegabytes}M",
+        "-o", dataPath, $"--max-size={options.MaxMegabytes}M", .. PerfVersion.SidebandArguments(),
     ];
 
     /// <summary>

@@ -282,8 +282,8 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
         {
             p.Signal(9);
 
-            // Until its parent has reaped it, an exited postmaster still has a /proc entry.
-            for (var i = 0; i < 20 && Directory.Exists($"/proc/{p.Pid}"); i++)
+            // Until it has exited (a zombie waiting for its parent to reap it has: its port, memory and files are free).
+            for (var i = 0; i < 20 && ProcessIdentity.IsAlive(p.Pid); i++)
             {
                 await Task.Delay(100, CancellationToken.None);
             }

@@ -74,7 +74,7 @@ public sealed class PerfDwarfCaptureTests
         var args = PerfRecordCollector.RecordArguments(new PerfRecordOptions { Scope = new RunScope("capture", "r"), CallGraph = mode, LogicalCpus = 2, ServerProcess = "postgres" }, "/x.data");
         // DWARF's 8 KiB stack copies get a ring buffer of about a second per CPU.
         string[] buffer = mode == "dwarf" ? ["-m", "4M"] : [];
-        Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", .. buffer, "-o", "/x.data", "--max-size=1024M"], args);
+        Assert.Equal(["record", "-a", "-e", "cpu-clock", "--call-graph", expected, "-F", "499", .. buffer, "-o", "/x.data", "--max-size=1024M", .. PerfVersion.SidebandArguments()], args);
     }
 
     [Theory]

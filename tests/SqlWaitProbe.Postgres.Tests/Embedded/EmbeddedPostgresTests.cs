@@ -44,7 +44,9 @@ public sealed class EmbeddedPostgresTests(EmbeddedServerFixture fixture)
         Assert.True(Directory.Exists($"/proc/{pid}"));
         await server.DisposeAsync();
         Assert.False(Directory.Exists(server.RootFolder));
-        Assert.False(Directory.Exists($"/proc/{pid}"));
+
+        // Exited at once: at most a zombie is left, for its parent (here the machine's init) to reap.
+        Assert.True(!Directory.Exists($"/proc/{pid}") || IsZombie(pid), "the postmaster still runs after DisposeAsync returned");
     }
 
     [Fact]
