@@ -90,7 +90,7 @@ public sealed class CaptureLimitsTests
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var clock = Stopwatch.StartNew();
         var (exit, _, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromSeconds(90),
-            "capture", "--workload", "noop", "--threads", "2", "--duration", "60s", "--no-baseline", "--cpu", "none", "--max-duration", "6s", "-o", dir);
+            "capture", "--sql", TestData.IdleWorkload(), "--threads", "2", "--duration", "60s", "--no-baseline", "--cpu", "none", "--max-duration", "6s", "-o", dir);
 
         Assert.True(exit == 130, stderr);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(40), $"took {clock.Elapsed}");

@@ -86,7 +86,7 @@ public sealed class CaptureOutputFolderTests
     }
 
     private static string[] Capture(string engine) => engine == "postgres"
-        ? ["capture", "--workload", "noop", "--threads", "1", "--duration", "2s", "--no-baseline", "--cpu", "none"]
+        ? ["capture", "--sql", TestData.IdleWorkload(), "--threads", "1", "--duration", "2s", "--no-baseline", "--cpu", "none"]
         : ["capture", "--engine", "sqlserver", "--server", "Server=127.0.0.1,1;Connect Timeout=2", "--workload", "hashbytes", "--duration", "2s", "--cpu", "none"];
 
     // A folder as a user's home might look: a private key and a note.

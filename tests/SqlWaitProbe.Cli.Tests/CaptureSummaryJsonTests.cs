@@ -14,7 +14,7 @@ public sealed class CaptureSummaryJsonTests
     {
         var dir = Path.Combine(TestData.TempFolder(), "bundle");
         var (exit, stdout, stderr) = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(3),
-            "capture", "--engine", "postgres", "--workload", "noop", "--threads", "2", "--duration", "00:00:04", "--cpu", "none", "--no-analyze", "--format", "json", "-o", dir);
+            "capture", "--engine", "postgres", "--sql", TestData.IdleWorkload(), "--threads", "2", "--duration", "00:00:04", "--cpu", "none", "--no-analyze", "--format", "json", "-o", dir);
         Assert.True(exit == 0, stderr);
 
         using var json = JsonDocument.Parse(stdout);

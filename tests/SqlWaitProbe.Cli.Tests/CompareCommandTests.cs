@@ -7,7 +7,6 @@ namespace SqlWaitProbe.Cli.Tests;
 /// <c>probe compare</c> on two real captures of the embedded PostgreSQL: the same query hashing with pgcrypto's md5
 /// and sha512, one session each. The change of CPU per execution is OpenSSL's.
 /// </summary>
-[Collection(KnownCasesCollection.Name)]
 public sealed class CompareCommandTests
 {
     [Fact]

@@ -21,7 +21,7 @@ public sealed class CredentialSettingsTests(ScramPostgresFixture server)
         var folder = TestData.TempFolder("conninfo");
         var bundle = Path.Combine(folder, "bundle");
         var capture = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(3),
-            "capture", "--server", server.AdoConnectionString, "--workload", "noop", "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", bundle);
+            "capture", "--server", server.AdoConnectionString, "--sql", TestData.IdleWorkload(), "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", bundle);
         Assert.True(capture.Exit == 0, capture.Err);
 
         var manifest = CaptureBundle.ReadManifest(Path.Combine(bundle, BundlePaths.Manifest));

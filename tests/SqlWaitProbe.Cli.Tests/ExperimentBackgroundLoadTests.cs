@@ -5,10 +5,9 @@ using SqlWaitProbe.TestSupport;
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>
-/// <c>probe experiment</c> with a variant that adds background CPU load: a known answer in shares of CPU time, so it runs
-/// alone, as the other known cases do.
+/// <c>probe experiment</c> with a variant that adds background CPU load: a known answer in shares of CPU time, asserted
+/// as the variants' difference, which a neighbour's load adds to both.
 /// </summary>
-[Collection(KnownCasesCollection.Name)]
 public sealed class ExperimentBackgroundLoadTests
 {
     [Fact]

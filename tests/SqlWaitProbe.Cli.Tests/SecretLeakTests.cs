@@ -25,7 +25,7 @@ public sealed class SecretLeakTests
         var dir = Path.Combine(folder, "bundle");
 
         var capture = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(2),
-            "capture", "--server", cs, "--workload", "noop", "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", dir);
+            "capture", "--server", cs, "--sql", TestData.IdleWorkload(), "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", dir);
         Assert.True(capture.Exit == 0, capture.Err);
         var check = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "check", "--engine", "postgres", "--server", cs, "-v");
         var pack = await ProbeProcess.RunAsync(TimeSpan.FromMinutes(1), "pack", dir, "-o", Path.Combine(folder, "plain.zip"), "-v");

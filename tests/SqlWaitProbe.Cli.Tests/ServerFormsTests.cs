@@ -40,7 +40,7 @@ public sealed class ServerFormsTests(ScramPostgresFixture server)
         Assert.Contains("-- server: Host=127.0.0.1;Port=" + server.Port, dryRun.Out);
         var check = await RunAsync(environment, ["check", "--engine", "postgres", "--server", text, .. passwordEnv, "-v"]);
         Assert.True(check.Exit == 0, check.Out + check.Err);
-        var capture = await RunAsync(environment, ["capture", "--server", text, .. passwordEnv, "--workload", "noop", "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", bundle]);
+        var capture = await RunAsync(environment, ["capture", "--server", text, .. passwordEnv, "--sql", TestData.IdleWorkload(), "--threads", "2", "--duration", "1500ms", "--no-baseline", "--cpu", "none", "-v", "-o", bundle]);
         Assert.True(capture.Exit == 0, capture.Err);
         var analyze = await RunAsync(environment, ["analyze", bundle, "--force", "-v"]);
         Assert.True(analyze.Exit == 0, analyze.Err);

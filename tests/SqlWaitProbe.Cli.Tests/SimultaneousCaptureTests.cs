@@ -17,7 +17,7 @@ public sealed class SimultaneousCaptureTests
         var noopDir = Path.Combine(TestData.TempFolder(), "noop");
         using var hash = ProbeProcess.Start("capture", "--workload", "hashbytes", "--threads", "2", "--duration", "8s", "--scale", "0.05",
             "--no-baseline", "--cpu", "perf", "--sample-hz", "199", "--no-analyze", "-o", hashDir);
-        using var noop = ProbeProcess.Start("capture", "--workload", "noop", "--threads", "2", "--duration", "16s",
+        using var noop = ProbeProcess.Start("capture", "--workload", "noop", "--threads", "1", "--duration", "16s",
             "--no-baseline", "--cpu", "perf", "--sample-hz", "199", "-o", noopDir);
         var hashRun = await hash.WaitAsync(TimeSpan.FromMinutes(3));
         var noopRun = await noop.WaitAsync(TimeSpan.FromMinutes(3));

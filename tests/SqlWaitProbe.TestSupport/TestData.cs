@@ -17,6 +17,18 @@ public static class TestData
         return folder;
     }
 
+    /// <summary>
+    /// A PostgreSQL workload file (<c>--sql</c>) whose executions sleep 20 ms on the server: a capture that connects,
+    /// runs phases and writes a whole bundle with next to no CPU, for tests about anything but the workload's numbers
+    /// (connection forms, secrets, limits, output folders), so the suite's CPU goes to the tests that measure.
+    /// </summary>
+    public static string IdleWorkload()
+    {
+        var path = System.IO.Path.Combine(TempFolder("probe-idle"), "idle.sql");
+        File.WriteAllText(path, "SELECT pg_sleep(0.02)");
+        return path;
+    }
+
     private static string FindRoot()
     {
         var dir = new DirectoryInfo(AppContext.BaseDirectory);

@@ -36,20 +36,33 @@ public static partial class PerfVersion
             : null;
     }
 
+    // Every wait is bounded: the version only adds an option, so a perf that does not answer within 10 s, or whose
+    // output does not end, leaves the command line as it was.
     private static Version? Read()
     {
         try
         {
-            using var p = Process.Start(new ProcessStartInfo("perf", "--version") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false });
+            using var p = Process.Start(new ProcessStartInfo("perf", "--version")
+            {
+                RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false,
+            });
             if (p is null)
             {
                 return null;
             }
 
+            p.StandardInput.Close();
             var output = p.StandardOutput.ReadToEndAsync();
-            return p.WaitForExit(10_000) && p.ExitCode == 0 ? Parse(output.GetAwaiter().GetResult()) : null;
+            _ = p.StandardError.ReadToEndAsync();
+            if (!p.WaitForExit(10_000))
+            {
+                p.Kill();
+                return null;
+            }
+
+            return p.ExitCode == 0 && output.Wait(TimeSpan.FromSeconds(2)) ? Parse(output.Result) : null;
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException or AggregateException)
         {
             return null;
         }
