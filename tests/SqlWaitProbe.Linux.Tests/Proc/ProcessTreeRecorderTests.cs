@@ -62,13 +62,15 @@ public sealed class ProcessTreeRecorderTests
     public async Task A_fixed_list_records_those_processes_and_when_one_ended()
     {
         using var lasting = Start("sleep", "30");
-        using var brief = Start("sleep", "0.3");
+        using var brief = Start("sleep", "30");
         try
         {
             await using var recorder = new ProcessTreeRecorder(null, [lasting.Id, brief.Id]);
-            recorder.Start();
 
-            // The brief one's end is waited for, then a gap the window must show: on a loaded machine the gap only grows.
+            // Start reads both at once; the brief one is ended after that (a process that ends on its own may end before
+            // a loaded machine gets there), its end waited for, then a gap the window must show.
+            recorder.Start();
+            brief.Kill();
             await brief.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(60));
             await Task.Delay(700);
             var recorded = await recorder.StopAsync();
