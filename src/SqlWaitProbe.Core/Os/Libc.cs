@@ -104,4 +104,36 @@ public static class Libc
 
     [DllImport("libc", EntryPoint = "sysconf")]
     private static extern long SysConf(int name);
+
+    /// <summary><c>mkfifo(path, mode)</c>: 0 or -1 (errno in <see cref="Marshal.GetLastPInvokeError"/>).</summary>
+    [DllImport("libc", EntryPoint = "mkfifo", SetLastError = true)]
+    public static extern int MakeFifo([MarshalAs(UnmanagedType.LPUTF8Str)] string path, uint mode);
+
+    /// <summary><c>open(path, flags)</c>: a descriptor or -1.</summary>
+    [DllImport("libc", EntryPoint = "open", SetLastError = true)]
+    public static extern int Open([MarshalAs(UnmanagedType.LPUTF8Str)] string path, int flags);
+
+    /// <summary><c>read(fd, buffer, count)</c>: bytes read, 0 at end, or -1.</summary>
+    [DllImport("libc", EntryPoint = "read", SetLastError = true)]
+    public static extern nint Read(int fd, byte[] buffer, nint count);
+
+    /// <summary><c>write(fd, buffer, count)</c>: bytes written or -1.</summary>
+    [DllImport("libc", EntryPoint = "write", SetLastError = true)]
+    public static extern nint Write(int fd, byte[] buffer, nint count);
+
+    /// <summary><c>close(fd)</c>.</summary>
+    [DllImport("libc", EntryPoint = "close", SetLastError = true)]
+    public static extern int Close(int fd);
+
+    /// <summary>open(2) flags on Linux: read only.</summary>
+    public const int OpenReadOnly = 0;
+
+    /// <summary>open(2) flags on Linux: write only.</summary>
+    public const int OpenWriteOnly = 1;
+
+    /// <summary>open(2) flags on Linux: non-blocking.</summary>
+    public const int OpenNonBlocking = 0x800;
+
+    /// <summary>open(2) flags on Linux: close on exec.</summary>
+    public const int OpenCloseOnExec = 0x80000;
 }

@@ -22,6 +22,7 @@ public sealed class PerfRecordCollector : ICollector
     private Process? _perf;
     private int _perfPid;
     private PerfChild? _child;
+    private PerfControl? _control;
     private string? _dataPath;
     private string? _stderrPath;
     private Stopwatch? _window;
@@ -74,13 +75,28 @@ public sealed class PerfRecordCollector : ICollector
             _processes.Start();
         }
 
-        _perf = _child.Start(RecordArguments(_options, _dataPath), description);
+        _control = PerfControl.Create(_dataPath);
+        _perf = _child.Start([.. RecordArguments(_options, _dataPath), .. _control?.Arguments ?? []], description);
         _perfPid = _perf.Id;
         _perf.StandardInput.Close();
         _ = CopyToFileAsync(_perf.StandardError, _stderrPath);
         _ = _perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
 
-        // perf writes its header once its events are open: from then on the window is being sampled.
+        // With control FIFOs, perf acknowledges "enable" once it has recorded the running processes and its events
+        // sample: the phase released after this is sampled from its first execution.
+        if (_control is not null)
+        {
+            if (await _control.EnableAsync(_perf, cancellationToken) is { } problem)
+            {
+                _control.Dispose();
+                throw new InvalidOperationException($"{problem}: {LastLine(_stderrPath)}");
+            }
+
+            _window = Stopwatch.StartNew();
+            return;
+        }
+
+        // Without them (perf before 5.12): perf writes its header once its events are open.
         var waited = Stopwatch.StartNew();
         while (!(File.Exists(_dataPath) && new FileInfo(_dataPath).Length > 0) && waited.Elapsed < TimeSpan.FromSeconds(5))
         {
@@ -164,6 +180,7 @@ public sealed class PerfRecordCollector : ICollector
             }
 
             _child?.Finish();
+            _control?.Dispose();
             _perf.Dispose();
         }
     }
