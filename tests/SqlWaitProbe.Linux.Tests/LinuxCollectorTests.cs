@@ -170,7 +170,8 @@ public sealed class LinuxCollectorTests(EmbeddedServerFixture fixture)
             {
                 try
                 {
-                    p.Kill();
+                    // timeout(1) does not pass SIGKILL on: its busy shell would run on.
+                    p.Kill(entireProcessTree: true);
                 }
                 catch (InvalidOperationException)
                 {

@@ -34,11 +34,13 @@ public sealed class SymbolServerCheckTests
         using var server = StandInSymbolServer.Start(StandInSymbolServer.Behaviour.NeverAnswers);
         var clock = Stopwatch.StartNew();
 
-        var problem = SymbolServerCheck.Problem(server.Url("probe:s3cret-pw"), TimeSpan.FromSeconds(1), CancellationToken.None);
+        // 3 s: time to connect and send the request on a loaded machine (with 1 s, a suite run once gave up before the
+        // request was written), so the stand-in's read below shows the check asked.
+        var problem = SymbolServerCheck.Problem(server.Url("probe:s3cret-pw"), TimeSpan.FromSeconds(3), CancellationToken.None);
 
         clock.Stop();
-        Assert.Equal($"http://probe:***@127.0.0.1:{server.Port}/ did not answer within 1 s", problem);
-        Assert.True(clock.Elapsed >= TimeSpan.FromSeconds(0.9), $"gave up after {clock.Elapsed.TotalMilliseconds:0} ms, before the timeout");
+        Assert.Equal($"http://probe:***@127.0.0.1:{server.Port}/ did not answer within 3 s", problem);
+        Assert.True(clock.Elapsed >= TimeSpan.FromSeconds(2.9), $"gave up after {clock.Elapsed.TotalMilliseconds:0} ms, before the timeout");
         Assert.True(SpinWait.SpinUntil(() => server.Requests.Count == 1, TimeSpan.FromSeconds(10)), "the stand-in never read the check's request");
         Assert.Equal("GET / HTTP/1.1", Assert.Single(server.Requests));
     }
