@@ -86,7 +86,10 @@ public sealed class PerfRecordCollector : ICollector
         // sample: the phase released after this is sampled from its first execution.
         if (_control is not null)
         {
-            if (await _control.EnableAsync(_perf, cancellationToken) is { } problem)
+            // perf that ended on its own after writing data (its --max-size reached while it recorded the running
+            // processes, with a cap of a megabyte or so) is a phase whose perf stopped early: the stop says so.
+            if (await _control.EnableAsync(_perf, cancellationToken) is { } problem
+                && !(_perf.HasExited && File.Exists(_dataPath) && new FileInfo(_dataPath).Length > 0))
             {
                 _control.Dispose();
                 throw new InvalidOperationException($"{problem}: {LastLine(_stderrPath)}");
