@@ -181,15 +181,16 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
         Assert.InRange(ledger.GetProperty("sessionSeconds").GetDouble(), 0.3, 2 * 3.5);
         Assert.True(ledger.GetProperty("cpuSeconds").GetDouble() > 0.2, ledger.ToString());
         using var bundle = CaptureBundle.Open(dir);
-        using (var processes = bundle.OpenText(BundlePaths.Processes("attach"))!)
+        using (var processes = bundle.OpenText(BundlePaths.Processes("attach")))
         {
+            Assert.True(processes is not null, "no cpu/processes.csv: " + LogLines(dir, "perf"));
             Assert.True(Csv.ReadRows(processes).Count() >= 4, "processes.csv holds the short-lived backends");
         }
 
         // Off-CPU stacks follow them too: two clients have two backends when the window opens, later ones are recorded.
         using (var intervals = bundle.OpenText(BundlePaths.OffCpuIntervals("attach")))
         {
-            Assert.True(intervals is not null, "no offcpu/intervals.csv: " + string.Join(" | ", File.ReadLines(Path.Combine(dir, "capture.log")).Where(l => l.Contains("offcpu", StringComparison.Ordinal))));
+            Assert.True(intervals is not null, "no offcpu/intervals.csv: " + LogLines(dir, "offcpu"));
             var sessions = Csv.ReadRows(intervals).Select(r => r[BundleColumns.OffCpuIntervals.Session]).Distinct().Count();
             Assert.True(sessions >= 4, $"off-CPU intervals of {sessions} session(s)");
         }
@@ -256,4 +257,8 @@ public sealed class AttachCasesTests : IClassFixture<AttachCasesFixture>
             load.Kill();
         }
     }
+
+    /// <summary>The capture.log lines that mention <paramref name="word"/>, for a failure's message.</summary>
+    private static string LogLines(string dir, string word) =>
+        string.Join(" | ", File.ReadLines(Path.Combine(dir, "capture.log")).Where(l => l.Contains(word, StringComparison.Ordinal)));
 }

@@ -30,6 +30,12 @@ public static class PerfScriptNormalizer
         double? first = null;
         bool? sameClock = null;
         long samples = 0;
+        // The workload's processes are known whatever perf wrote: the bundle keeps them even when the samples cannot be read.
+        if (workload is not null)
+        {
+            WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Processes(phase)), workload.Write);
+        }
+
         var reader = new PerfScriptReader();
         foreach (var sample in reader.ReadSamples(input, profile.Frames, profile.Stacks))
         {
@@ -55,11 +61,6 @@ public static class PerfScriptNormalizer
             var leaf = profile.Frames[profile.Stacks.LeafFrameOf(sample.StackId)];
             var key = (second, process, leaf.Module.Length == 0 ? "[unknown]" : leaf.Module, leaf.IsKernel);
             timeline[key] = checked(timeline.GetValueOrDefault(key) + sample.Weight);
-        }
-
-        if (workload is not null)
-        {
-            WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Processes(phase)), workload.Write);
         }
 
         WriteAtomically(Path.Combine(bundleRoot, BundlePaths.Stacks(phase)), writer => FoldedStackFormat.Write(profile, writer));
