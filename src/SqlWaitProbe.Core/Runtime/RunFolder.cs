@@ -35,11 +35,17 @@ public sealed class RunFolder : IDisposable
     public bool IsDeleted { get; private set; }
 
     /// <summary>
+    /// True when the folder goes with its last resource (a capture's, through <see cref="RunScope"/>, which makes a new one
+    /// for the next); false keeps it until it is disposed (an experiment's record of the settings it changed).
+    /// </summary>
+    public bool DeletedWhenEmpty { get; init; }
+
+    /// <summary>
     /// Makes a new run folder in <paramref name="root"/> (never reusing an existing name) with its owner marker in it. The
     /// folder is made under a name that says which process makes it (<see cref="UnfinishedName"/>) and renamed once the
     /// marker is in, so a probe killed in between leaves a folder 'probe cleanup' can tell is unfinished and whose.
     /// </summary>
-    internal static RunFolder Create(string root, string kind, string runId)
+    internal static RunFolder Create(string root, string kind, string runId, bool deletedWhenEmpty = false)
     {
         for (var attempt = 0; ; attempt++)
         {
@@ -59,7 +65,7 @@ public sealed class RunFolder : IDisposable
                         CreatedUtc = DateTime.UtcNow,
                     });
                     Directory.Move(unfinished, path);
-                    return new RunFolder(path, kind, runId);
+                    return new RunFolder(path, kind, runId) { DeletedWhenEmpty = deletedWhenEmpty };
                 }
                 catch (IOException) when (attempt <= 10)
                 {
@@ -105,16 +111,35 @@ public sealed class RunFolder : IDisposable
     /// <summary>What removes a scratch run on a signal or at exit while it lives (<see cref="TemporaryRuns"/>); null for others.</summary>
     internal IDisposable? Guard { get; set; }
 
-    /// <summary>Records (or completes) a resource; call it before the resource exists and again once it does.</summary>
+    /// <summary>
+    /// Records (or completes) a resource; call it before the resource exists and again once it does. A folder already
+    /// deleted is an error: a new resource of a capture goes through <see cref="RunScope.Record"/>, which picks a live folder.
+    /// </summary>
     public void Record(RunResource resource)
     {
-        lock (_gate)
+        ArgumentNullException.ThrowIfNull(resource);
+        if (!TryRecord(resource))
         {
-            TrustedJson.Write(PathFor(ResourcePrefix + resource.Name + ".json"), resource);
+            throw new InvalidOperationException($"the run folder {Path} was deleted before {resource.Name} was recorded in it");
         }
     }
 
-    /// <summary>Forgets a resource the run removed itself; the folder goes with its last resource.</summary>
+    /// <summary>Records a resource unless the folder was deleted (its last resource forgotten meanwhile); false then.</summary>
+    internal bool TryRecord(RunResource resource)
+    {
+        lock (_gate)
+        {
+            if (IsDeleted)
+            {
+                return false;
+            }
+
+            TrustedJson.Write(PathFor(ResourcePrefix + resource.Name + ".json"), resource);
+            return true;
+        }
+    }
+
+    /// <summary>Forgets a resource the run removed itself; with <see cref="DeletedWhenEmpty"/> the folder goes with its last resource.</summary>
     public void Forget(string name)
     {
         lock (_gate)
@@ -127,7 +152,7 @@ public sealed class RunFolder : IDisposable
             }
 
             File.Delete(PathFor(ResourcePrefix + name + ".json"));
-            if (!Directory.EnumerateFiles(Path, ResourcePrefix + "*").Any())
+            if (DeletedWhenEmpty && !Directory.EnumerateFiles(Path, ResourcePrefix + "*").Any())
             {
                 Delete();
             }

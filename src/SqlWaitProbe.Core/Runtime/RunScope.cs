@@ -30,7 +30,8 @@ public sealed class RunScope
 
     /// <summary>
     /// The run's folder, made (with its owner marker) on first use. It goes when its last resource is forgotten, and is
-    /// made again for the next one.
+    /// made again for the next one: a folder read here can be gone a moment later, so a resource is recorded through
+    /// <see cref="Record"/>, never in a folder read before.
     /// </summary>
     public RunFolder Folder
     {
@@ -40,10 +41,29 @@ public sealed class RunScope
             {
                 if (_folder is null || _folder.IsDeleted)
                 {
-                    _folder = RuntimeFolder.Run(Kind, RunId);
+                    _folder = RuntimeFolder.Run(Kind, RunId, deletedWhenEmpty: true);
                 }
 
                 return _folder;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Records the resource <paramref name="resource"/> makes for a folder (its files may live in it) in a folder that
+    /// exists, and returns that folder: while the resource is recorded the folder stays. Another resource of the run
+    /// forgotten at the same moment (an off-CPU perf restarted for a client that reconnects) may delete the folder
+    /// between reading <see cref="Folder"/> and recording in it; the record then goes to a new one.
+    /// </summary>
+    public RunFolder Record(Func<RunFolder, RunResource> resource)
+    {
+        ArgumentNullException.ThrowIfNull(resource);
+        while (true)
+        {
+            var folder = Folder;
+            if (folder.TryRecord(resource(folder)))
+            {
+                return folder;
             }
         }
     }

@@ -141,9 +141,9 @@ public static class RuntimeFolder
     /// A new run folder of <paramref name="runId"/> (with its owner marker). Each call makes its own: what one run shares
     /// goes through its <see cref="RunScope"/>.
     /// </summary>
-    public static RunFolder Run(string kind, string runId)
+    public static RunFolder Run(string kind, string runId, bool deletedWhenEmpty = false)
     {
         var root = Ensure(create: true)!;
-        return RunFolder.Create(root, kind, runId);
+        return RunFolder.Create(root, kind, runId, deletedWhenEmpty);
     }
 }

@@ -17,13 +17,15 @@ public sealed class PerfChild
     private readonly string _name;
     private ProcessIdentity? _identity;
 
-    private PerfChild(RunScope scope, string name)
+    private PerfChild(RunScope scope, RunFolder run, string name)
     {
         _scope = scope;
-        _run = scope.Folder;
+        _run = run;
         _name = name;
-        DataPath = _run.PathFor(name + ".data");
+        DataPath = DataPathIn(run, name);
     }
+
+    private static string DataPathIn(RunFolder run, string name) => run.PathFor(name + ".data");
 
     /// <summary>The perf data file (<c>-o</c>), inside the run folder.</summary>
     public string DataPath { get; }
@@ -34,9 +36,9 @@ public sealed class PerfChild
     /// <summary>Records a perf child of the run of <paramref name="scope"/> named <paramref name="name"/> (e.g. <c>perf-load</c>) before it starts.</summary>
     public static PerfChild Prepare(RunScope scope, string name, string description)
     {
-        var child = new PerfChild(scope, name);
-        child._run.Record(new RunResource { Name = name, Description = description, ProcessArgument = child.DataPath, StopSignal = SigKill });
-        return child;
+        ArgumentNullException.ThrowIfNull(scope);
+        var run = scope.Record(folder => new RunResource { Name = name, Description = description, ProcessArgument = DataPathIn(folder, name), StopSignal = SigKill });
+        return new PerfChild(scope, run, name);
     }
 
     /// <summary>The nice value perf runs at: the highest scheduling priority.</summary>

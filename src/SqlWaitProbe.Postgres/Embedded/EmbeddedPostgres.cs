@@ -24,13 +24,14 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     private const string ServiceUser = "postgres";
     private const string ResourceName = "embedded-postgres";
     private const int FastShutdown = 2;
-    private readonly Core.Runtime.RunFolder _run;
+    private readonly RunScope _scope;
+    private Core.Runtime.RunFolder? _run;
     private ProcessIdentity? _postmaster;
     private int _disposed;
 
     private EmbeddedPostgres(RunScope scope, string root, string binFolder, string? runAs)
     {
-        _run = scope.Folder;
+        _scope = scope;
         RunId = scope.RunId;
         RootFolder = root;
         BinFolder = binFolder;
@@ -41,7 +42,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     public string RunId { get; }
 
     /// <summary>The capture's private run folder, which records the server's folder and postmaster for <c>probe cleanup</c>.</summary>
-    public string RunFolder => _run.Path;
+    public string RunFolder => (_run ?? throw new InvalidOperationException("the server's folder is not recorded yet")).Path;
 
     /// <summary>The server's folder (data, socket, log).</summary>
     public string RootFolder { get; }
@@ -128,7 +129,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
     {
         // Recorded before it exists; a name already taken (by anyone) is never reused.
         var resource = new RunResource { Name = ResourceName, Description = "embedded PostgreSQL of run " + RunId, Path = RootFolder, ProcessArgument = DataFolder, StopSignal = FastShutdown };
-        _run.Record(resource);
+        var run = _run = _scope.Record(_ => resource);
         const UnixFileMode privateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
         if (!PosixFile.MakeDirectory(RootFolder, privateMode))
         {
@@ -142,7 +143,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             UnixUser.Chown(SocketFolder, o.Uid, o.Gid);
         }
 
-        _run.Record(resource.WithPathIdentity());
+        run.Record(resource.WithPathIdentity());
 
         progress.Report($"initdb into {DataFolder}");
         var (code, output) = await ToolProcess.RunAsync(Path.Combine(BinFolder, "initdb"),
@@ -185,7 +186,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
             ["start", "-w", "-t", "60", "-D", DataFolder, "-l", LogFile], RunAs, TimeSpan.FromSeconds(90), cancellationToken);
         ServerPid = ReadPostmasterPid();
         _postmaster = ServerPid is { } pid ? ProcessIdentity.Read(pid) : null;
-        _run.Record(new RunResource { Name = ResourceName, Description = "embedded PostgreSQL of run " + RunId, Path = RootFolder, ProcessArgument = DataFolder, StopSignal = FastShutdown, Process = _postmaster }.WithPathIdentity());
+        _run!.Record(new RunResource { Name = ResourceName, Description = "embedded PostgreSQL of run " + RunId, Path = RootFolder, ProcessArgument = DataFolder, StopSignal = FastShutdown, Process = _postmaster }.WithPathIdentity());
         if (code != 0)
         {
             var log = File.Exists(LogFile) ? LastLine(await File.ReadAllTextAsync(LogFile, CancellationToken.None)) : LastLine(output);
@@ -238,7 +239,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
 
         await StopServerAsync("immediate");
         DeleteFolder(RootFolder);
-        _run.Forget(ResourceName);
+        _run?.Forget(ResourceName);
     }
 
     /// <summary>Kills the server at once and deletes its folder, for a forced exit.</summary>
@@ -251,7 +252,7 @@ public sealed class EmbeddedPostgres : IAsyncDisposable
 
         _postmaster?.Signal(9);
         DeleteFolder(RootFolder);
-        _run.Forget(ResourceName);
+        _run?.Forget(ResourceName);
     }
 
     /// <summary>Stops the server: <c>pg_ctl stop -m MODE</c>, then SIGKILL of the postmaster (only while it is the recorded process) if it lingers.</summary>

@@ -78,8 +78,7 @@ public sealed class XeCollector : ICollector
             {
                 // Recorded before the session exists: after a kill, 'probe cleanup --server' drops exactly this session.
                 _scope ??= new RunScope("capture", _builder.Options.RunId);
-                _run = _scope.Folder;
-                _run.Record(new RunResource
+                _run = _scope.Record(_ => new RunResource
                 {
                     Name = "xe-" + stream.ToString().ToLowerInvariant(),
                     Description = "XE session " + _builder.Options.SessionName(stream),

@@ -42,9 +42,8 @@ public sealed class EtwCpuCollector : ICollector
         EtwElevation.EnsureElevated();
         var sessionName = EtwSessionNames.For(_settings.RunId, Environment.OSVersion.Version);
         // Sessions of other runs are never stopped here: 'probe cleanup' stops those a dead run of this user recorded.
-        _run = (_settings.Scope ?? new RunScope("capture", _settings.RunId)).Folder;
         _resource = "etw-" + phase.Name;
-        _run.Record(new RunResource { Name = _resource, Description = $"ETW session {sessionName} of phase {phase.Name}", TraceSession = sessionName });
+        _run = (_settings.Scope ?? new RunScope("capture", _settings.RunId)).Record(_ => new RunResource { Name = _resource, Description = $"ETW session {sessionName} of phase {phase.Name}", TraceSession = sessionName });
         var folder = _settings.WorkFolder ?? _run.Path;
         Directory.CreateDirectory(folder);
         _etlPath = Path.Combine(folder, $"{EtwSessionNames.Prefix}{_settings.RunId}-{phase.Name}.etl");
