@@ -6,6 +6,11 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 bash scripts/ensure-deps.sh
+# One warm compiler server for the build's 30 projects (and the tool package a test builds) instead of a compiler
+# process per project: 1 min 33 s → 37 s from a clean clone on 2 CPUs, where the environment had turned the server
+# off. It is shut down when the script ends, so nothing lingers.
+export UseSharedCompilation=true
+trap 'dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true' EXIT
 echo "== build"
 dotnet build SqlWaitProbe.sln -c Release --nologo -v quiet -warnaserror
 results=$(mktemp -d)
