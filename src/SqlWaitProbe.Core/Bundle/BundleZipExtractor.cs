@@ -43,11 +43,11 @@ public static class BundleZipExtractor
                 var target = Path.GetFullPath(Path.Combine(root, entry.FullName.TrimEnd('/')));
                 if (entry.FullName.EndsWith('/'))
                 {
-                    Directory.CreateDirectory(target);
+                    MakeFolders(root, target);
                     continue;
                 }
 
-                Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+                MakeFolders(root, Path.GetDirectoryName(target)!);
                 using var input = entry.Open();
                 using var output = new FileStream(target, FileMode.CreateNew, FileAccess.Write);
                 total += CopyCapped(input, output, entry, zipPath, limits, total);
@@ -56,6 +56,30 @@ public static class BundleZipExtractor
         catch (InvalidDataException)
         {
             throw new BadInputException("not a zip archive, or the archive is corrupt or truncated", zipPath);
+        }
+    }
+
+    /// <summary>
+    /// Makes <paramref name="folder"/> level by level below <paramref name="root"/>, never the root or what holds it: a
+    /// root deleted meanwhile (Ctrl+C removed the scratch run while this thread was between two entries) stops the
+    /// extraction with an IOException instead of being made again, without its owner marker, where nothing removes it.
+    /// </summary>
+    internal static void MakeFolders(string root, string folder)
+    {
+        var relative = Path.GetRelativePath(root, folder);
+        if (relative == ".")
+        {
+            return;
+        }
+
+        var path = root;
+        foreach (var part in relative.Split(Path.DirectorySeparatorChar))
+        {
+            path = Path.Combine(path, part);
+            if (!Directory.Exists(path))
+            {
+                Runtime.PosixFile.MakeDirectory(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            }
         }
     }
 

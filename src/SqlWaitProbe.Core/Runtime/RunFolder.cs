@@ -173,7 +173,8 @@ public sealed class RunFolder : IDisposable
     // exit) or 'probe cleanup' after a kill finds and removes it.
     private void Delete()
     {
-        if (IsDeleted)
+        // Deleted, and not made again since by a worker that was between two files when the folder went.
+        if (IsDeleted && (OperatingSystem.IsLinux() ? PosixFile.LStat(Path) is null : !Directory.Exists(Path)))
         {
             return;
         }
