@@ -5,11 +5,12 @@ using Xunit.Abstractions;
 namespace SqlWaitProbe.Cli.Tests;
 
 /// <summary>
-/// Starts the longest test collections first. xunit runs two collections at a time here and starts the next in the
-/// order given; in its default order the chain of deadline tests (about 95 s, one after another) started last and ran
-/// beside nothing for a minute and a half. The longest first, the rest fill in around them, and the run ends with short
-/// classes on both threads. Collections measured over 20 s in the suite of 2026-11-29 (docs/performance.md, Test suite)
-/// are named here, longest first; the others follow by name. The order changes only when tests start, never what they check.
+/// Starts the longest test collections first. xunit runs two collections at a time here and starts the next in about
+/// the order given (the order its threads pick them up in is not promised); in its default order the chain of deadline
+/// tests (about 95 s, one after another) started last and ran beside nothing for a minute and a half. The longest
+/// first, the rest fill in around them, and the run ends with short classes on both threads. Collections measured
+/// over 20 s in the suite of 2026-11-29 (docs/performance.md, Test suite) are named here, longest first; the others
+/// follow by name. The order changes only when tests start, never what they check.
 /// </summary>
 public sealed class LongestFirst : ITestCollectionOrderer
 {
@@ -19,7 +20,7 @@ public sealed class LongestFirst : ITestCollectionOrderer
         nameof(KnownCasesTests),
         nameof(WatchTests),
         nameof(ExperimentCommandTests),
-        nameof(ServerFormsTests),
+        ScramServerCollection.Name,
         nameof(HeadlineRunTests),
         nameof(DeepStackTests),
         nameof(SimultaneousCaptureTests),
