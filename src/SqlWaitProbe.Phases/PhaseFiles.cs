@@ -76,10 +76,20 @@ public static class PhaseFiles
         });
     }
 
-    /// <summary>Adds <c>workload.executions_per_sec</c> (executions ending in each whole UTC second of the window) and writes <c>series.csv</c>.</summary>
+    /// <summary>
+    /// Adds <c>workload.executions_per_sec</c> (executions ending in each whole UTC second of the window, 0 for a second
+    /// in which none ended: a stall shows as one) and writes <c>series.csv</c>.
+    /// </summary>
     public static void WriteSeries(PhaseContext phase, IReadOnlyList<ExecutionBuffer> buffers, long windowStart, long windowEnd, DateTime windowStartUtc)
     {
+        static DateTime SecondOf(DateTime utc) => new(utc.Ticks - (utc.Ticks % TimeSpan.TicksPerSecond), DateTimeKind.Utc);
         var perSecond = new SortedDictionary<DateTime, long>();
+        var windowEndUtc = windowStartUtc + Stopwatch.GetElapsedTime(windowStart, windowEnd);
+        for (var second = SecondOf(windowStartUtc); second <= windowEndUtc && windowEnd > windowStart; second = second.AddSeconds(1))
+        {
+            perSecond[second] = 0;
+        }
+
         foreach (var buffer in buffers)
         {
             foreach (var e in buffer.All())
@@ -89,8 +99,7 @@ public static class PhaseFiles
                     continue;
                 }
 
-                var utc = windowStartUtc + Stopwatch.GetElapsedTime(windowStart, e.End);
-                var second = new DateTime(utc.Ticks - (utc.Ticks % TimeSpan.TicksPerSecond), DateTimeKind.Utc);
+                var second = SecondOf(windowStartUtc + Stopwatch.GetElapsedTime(windowStart, e.End));
                 perSecond[second] = perSecond.GetValueOrDefault(second) + 1;
             }
         }

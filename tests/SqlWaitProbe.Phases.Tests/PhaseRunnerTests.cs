@@ -92,6 +92,12 @@ public sealed class CaptureRunnerTests
         Assert.InRange(summary.Counts.SessionMs, 0.75 * windowMs, windowMs * 1.001);
         Assert.InRange(summary.Counts.Counted, summary.Counts.SessionMs / 9500, summary.Counts.SessionMs / 8990);
         Assert.Null(summary.Overhead.Ratio);
+
+        // No execution ended in the window: the throughput series says 0 for each of its seconds, not nothing.
+        var perSecond = File.ReadAllLines(Path.Combine(root, BundlePaths.Series(PhaseNames.Load))).Skip(1).Select(l => Csv.Split(l))
+            .Where(r => r[1] == "workload.executions_per_sec").ToArray();
+        Assert.InRange(perSecond.Length, 8, 9);
+        Assert.All(perSecond, r => Assert.Equal("0", r[2]));
     }
 
     [Fact]

@@ -107,16 +107,24 @@ public sealed class WatchRing : IAsyncDisposable
             next = _nextPoll.Task;
         }
 
-        var left = StaleAfterMs - (Environment.TickCount64 - Volatile.Read(ref _quietAtMs));
-        try
+        // No poll for two intervals: the caller finds the ring no longer quiet and polls for itself. A timer can fire a
+        // tick before the millisecond clock the staleness is read on has moved past the limit, so the wait goes on
+        // until the reading is stale by that clock too.
+        for (var left = StaleLeftMs(); left > 0; left = StaleLeftMs())
         {
-            await next.WaitAsync(TimeSpan.FromMilliseconds(Math.Max(1, left)), cancellationToken);
-        }
-        catch (TimeoutException)
-        {
-            // No poll for two intervals: the caller finds the ring no longer quiet and polls for itself.
+            try
+            {
+                await next.WaitAsync(TimeSpan.FromMilliseconds(left), cancellationToken);
+                return;
+            }
+            catch (TimeoutException)
+            {
+            }
         }
     }
+
+    /// <summary>Milliseconds until the last poll is stale (more than two intervals old); 0 or less once it is.</summary>
+    private long StaleLeftMs() => StaleAfterMs + 1 - (Environment.TickCount64 - Volatile.Read(ref _quietAtMs));
 
     /// <summary>The forced exit: kills the shared children at once.</summary>
     public void KillAll() => Scope.KillAll();

@@ -20,13 +20,56 @@ public sealed class DriverRunTests
         Assert.Equal(0, run.Completed);
         Assert.True(target.Starts.IsEmpty || target.Starts.Values.All(q => q.IsEmpty));
 
+        // How late this machine runs a waiting thread meanwhile: on a loaded machine a released session can wait its turn
+        // for a CPU, and that wait is the machine's, not the barrier's.
+        using var lateness = new ThreadLateness();
         var released = run.Release();
         await run.Completion.WaitAsync(TimeSpan.FromSeconds(10));
+        var late = lateness.Stop();
 
         var firstStarts = target.Starts.Values.Select(q => q.First()).ToArray();
         Assert.Equal(4, firstStarts.Length);
         Assert.All(firstStarts, s => Assert.True(s >= released));
-        Assert.True(Stopwatch.GetElapsedTime(firstStarts.Min(), firstStarts.Max()) < TimeSpan.FromMilliseconds(150), "sessions should start together");
+        var spread = Stopwatch.GetElapsedTime(firstStarts.Min(), firstStarts.Max());
+        Assert.True(spread < TimeSpan.FromMilliseconds(150) + late, $"sessions should start together: {spread.TotalMilliseconds:0} ms apart, the machine ran a thread up to {late.TotalMilliseconds:0} ms late");
+    }
+
+    /// <summary>A thread that sleeps 1 ms at a time and keeps the longest it overslept.</summary>
+    private sealed class ThreadLateness : IDisposable
+    {
+        private readonly Thread _thread;
+        private volatile bool _stop;
+        private long _worstTicks;
+
+        public ThreadLateness()
+        {
+            _thread = new Thread(() =>
+            {
+                while (!_stop)
+                {
+                    var before = Stopwatch.GetTimestamp();
+                    Thread.Sleep(1);
+                    var over = Stopwatch.GetTimestamp() - before - Stopwatch.Frequency / 1000;
+                    if (over > _worstTicks)
+                    {
+                        _worstTicks = over;
+                    }
+                }
+            }) { IsBackground = true };
+            _thread.Start();
+        }
+
+        public TimeSpan Stop()
+        {
+            _stop = true;
+            _thread.Join();
+            return TimeSpan.FromSeconds(_worstTicks / (double)Stopwatch.Frequency);
+        }
+
+        public void Dispose()
+        {
+            _stop = true;
+        }
     }
 
     [Theory]
