@@ -68,26 +68,14 @@ public sealed class PerfControl : IDisposable
     public async Task<string?> EnableAsync(Process perf, CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
-        while (_controlFd < 0)
+
+        // A non-blocking open for writing fails (ENXIO) until perf has opened the FIFO for reading.
+        var opened = await PollAsync(
+            () => (_controlFd = Libc.Open(_control, Libc.OpenWriteOnly | Libc.OpenNonBlocking | Libc.OpenCloseOnExec)) >= 0,
+            perf, clock, "perf record exited at once", "perf record did not open its control FIFO", cancellationToken);
+        if (opened is not null)
         {
-            // A non-blocking open for writing fails (ENXIO) until perf has opened the FIFO for reading.
-            _controlFd = Libc.Open(_control, Libc.OpenWriteOnly | Libc.OpenNonBlocking | Libc.OpenCloseOnExec);
-            if (_controlFd >= 0)
-            {
-                break;
-            }
-
-            if (perf.HasExited)
-            {
-                return $"perf record exited at once (exit {perf.ExitCode})";
-            }
-
-            if (clock.Elapsed > EnableLimit)
-            {
-                return $"perf record did not open its control FIFO within {EnableLimit.TotalSeconds:0} s";
-            }
-
-            await Task.Delay(10, cancellationToken);
+            return opened;
         }
 
         var enable = Encoding.ASCII.GetBytes("enable\n");
@@ -98,23 +86,35 @@ public sealed class PerfControl : IDisposable
 
         var reply = new StringBuilder();
         var buffer = new byte[64];
-        while (!reply.ToString().Contains("ack", StringComparison.Ordinal))
-        {
-            var n = Libc.Read(_ackFd, buffer, buffer.Length);
-            if (n > 0)
+        return await PollAsync(
+            () =>
             {
-                reply.Append(Encoding.ASCII.GetString(buffer, 0, (int)n));
-                continue;
-            }
+                for (nint n; (n = Libc.Read(_ackFd, buffer, buffer.Length)) > 0;)
+                {
+                    reply.Append(Encoding.ASCII.GetString(buffer, 0, (int)n));
+                }
 
+                return reply.ToString().Contains("ack", StringComparison.Ordinal);
+            },
+            perf, clock, "perf record exited before enabling its events", "perf record did not enable its events", cancellationToken);
+    }
+
+    /// <summary>
+    /// Tries <paramref name="done"/> every 10 ms until it holds (null), perf exits (<paramref name="exited"/> with its
+    /// exit code) or <see cref="EnableLimit"/> has passed on <paramref name="clock"/> (<paramref name="late"/>).
+    /// </summary>
+    private static async Task<string?> PollAsync(Func<bool> done, Process perf, Stopwatch clock, string exited, string late, CancellationToken cancellationToken)
+    {
+        while (!done())
+        {
             if (perf.HasExited)
             {
-                return $"perf record exited before enabling its events (exit {perf.ExitCode})";
+                return $"{exited} (exit {perf.ExitCode})";
             }
 
             if (clock.Elapsed > EnableLimit)
             {
-                return $"perf record did not enable its events within {EnableLimit.TotalSeconds:0} s";
+                return $"{late} within {EnableLimit.TotalSeconds:0} s";
             }
 
             await Task.Delay(10, cancellationToken);
